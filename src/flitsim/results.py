@@ -1,0 +1,139 @@
+"""The result of one simulated replica: summary scalars, integer histograms and counters.
+
+The engine accumulates everything in integers (DESIGN.md §2); floats are derived here, once,
+so every backend and thread count gives bit-identical results.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+# Keys of `Result.summary()`, the object `flitsim run --json` prints.
+SUMMARY_KEYS = (
+    "offered", "accepted", "latency_mean", "latency_p50", "latency_p99", "latency_max",
+    "network_latency_mean", "network_latency_p99", "hops_mean", "saturated", "cycles",
+    "wall_seconds", "backend", "nodes", "routers", "load", "seed", "packets_measured",
+    "slot_stalls",
+)
+
+
+def hist_percentile(hist: np.ndarray, q: float) -> float:
+    """Smallest bin value v with at least q of the mass at or below v (bins are 1 cycle wide;
+    the last bin counts everything at or above its index)."""
+    total = int(hist.sum())
+    if total == 0:
+        return float("nan")
+    target = q * total
+    cum = np.cumsum(hist)
+    return float(np.searchsorted(cum, target - 1e-9 * total, side="left"))
+
+
+@dataclass
+class Result:
+    """One replica's statistics. Loads and throughputs are in flits/node/cycle."""
+
+    backend: str
+    nodes: int
+    routers: int
+    load: float                 # configured offered load
+    seed: int
+    cycles: int                 # cycles simulated in total (warm-up + window + drain)
+    wall_seconds: float         # host wall time of the whole engine run (all replicas)
+    warmup: int
+    measure: int                # measurement window length in cycles
+    saturated: bool             # drain limit reached before every measured packet arrived
+    created_flits: int          # flits created at sources during the window (offered)
+    ejected_flits: int          # flits arriving at sinks during the window (accepted)
+    packets_measured: int       # measured (window-created) packets delivered
+    packets_tagged: int         # measured packets created
+    latency_sum: int            # sum over measured packets of (tail arrival − creation)
+    network_latency_sum: int    # sum of (tail arrival − head injection)
+    hops_sum: int               # sum of router-to-router hops over measured packets
+    slot_stalls: int            # cycles a source waited for a free packet slot (0 is normal)
+    latency_hist: np.ndarray            # int64[bins], bin i = latency of i cycles
+    network_latency_hist: np.ndarray    # int64[bins]
+    hop_hist: np.ndarray                # int64[32], router-to-router hops per packet
+    channel_flits: np.ndarray           # int64[ports], flits sent out of each port in the window
+    node_created_flits: np.ndarray      # int64[nodes], in the window
+    node_ejected_flits: np.ndarray      # int64[nodes], in the window
+    port_router: np.ndarray             # int32[ports] owning router of each port
+    peer_port: np.ndarray               # int32[ports] other end (−1: terminal port)
+    port_class: np.ndarray              # int8[ports] index into class_names
+    class_names: list[str]
+    config: dict[str, Any] = field(default_factory=dict)
+
+    # Derived values -----------------------------------------------------------------
+    @property
+    def offered(self) -> float:
+        return self.created_flits / (self.nodes * self.measure)
+
+    @property
+    def accepted(self) -> float:
+        return self.ejected_flits / (self.nodes * self.measure)
+
+    def _mean(self, total: int) -> float:
+        return total / self.packets_measured if self.packets_measured else float("nan")
+
+    @property
+    def latency_mean(self) -> float:
+        return self._mean(self.latency_sum)
+
+    @property
+    def network_latency_mean(self) -> float:
+        return self._mean(self.network_latency_sum)
+
+    @property
+    def hops_mean(self) -> float:
+        return self._mean(self.hops_sum)
+
+    @property
+    def latency_p50(self) -> float:
+        return hist_percentile(self.latency_hist, 0.50)
+
+    @property
+    def latency_p99(self) -> float:
+        return hist_percentile(self.latency_hist, 0.99)
+
+    @property
+    def latency_max(self) -> float:
+        nz = np.nonzero(self.latency_hist)[0]
+        return float(nz[-1]) if nz.size else float("nan")
+
+    @property
+    def network_latency_p99(self) -> float:
+        return hist_percentile(self.network_latency_hist, 0.99)
+
+    def channel_utilisation(self) -> dict[str, float]:
+        """Mean flits/cycle per channel (output port) over the window, by channel class."""
+        out = {}
+        for c, name in enumerate(self.class_names):
+            mask = self.port_class == c
+            if mask.any():
+                out[name] = float(self.channel_flits[mask].mean() / self.measure)
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        """Plain-Python dict of SUMMARY_KEYS (NaN stays NaN; JSON writers map it to null)."""
+        d = {k: getattr(self, k) for k in SUMMARY_KEYS}
+        for k, v in d.items():
+            if isinstance(v, (np.integer,)):
+                d[k] = int(v)
+            elif isinstance(v, (np.floating,)):
+                d[k] = float(v)
+            elif isinstance(v, (np.bool_,)):
+                d[k] = bool(v)
+        return d
+
+    # Arrays written to HDF5 under /replicas/<i>/ (see docs/hdf5.md).
+    ARRAY_FIELDS = (
+        "latency_hist", "network_latency_hist", "hop_hist", "channel_flits",
+        "node_created_flits", "node_ejected_flits",
+    )
+    # Integer/float/bool scalars written as attributes.
+    SCALAR_FIELDS = (
+        "backend", "nodes", "routers", "load", "seed", "cycles", "wall_seconds", "warmup",
+        "measure", "saturated", "created_flits", "ejected_flits", "packets_measured",
+        "packets_tagged", "latency_sum", "network_latency_sum", "hops_sum", "slot_stalls",
+    )
