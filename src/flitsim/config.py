@@ -1,0 +1,277 @@
+"""Simulation configuration: TOML files, defaults, validation and command-line overrides.
+
+A configuration is a nested dict ``{section: {key: value}}`` (the TOML tables). ``normalize``
+checks every section and key against the rules below and fills the defaults, so the engine
+receives a complete, valid dict and every user mistake is reported here, before a run
+starts, with the full key and the rule it broke (docs/configuration.md lists them all).
+Topology values are only type-checked: the C++ builder of each topology kind owns their
+rules and raises ValueError naming the key.
+"""
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+__all__ = [
+    "ConfigError", "DEFAULTS", "TOPOLOGY_KEYS", "TOPOLOGY_DEFAULTS", "ALGORITHMS", "PATTERNS",
+    "SECTIONS", "load_config", "loads_config", "normalize", "apply_override",
+]
+
+
+class ConfigError(ValueError):
+    """Invalid configuration; the message starts with the full key and states the rule."""
+
+
+# Keys each topology kind accepts, passed through to the C++ builder of that kind.
+TOPOLOGY_KEYS: dict[str, tuple[str, ...]] = {
+    "dragonfly": ("p", "a", "h", "groups", "arrangement", "intra", "rows", "cols", "trunking",
+                  "relabel", "seed"),
+    "hyperx": ("widths", "terminals", "trunking", "gap"),
+    "fattree": ("k", "levels", "pods", "taper", "down", "up"),
+    "xgft": ("m", "w"),
+    "slimfly": ("q", "p", "delta"),
+    "mlfm": ("h", "l", "p"),
+    "oft": ("k", "p"),
+    "graph": ("file",),
+}
+# Only the default topology gets Python-side defaults; other kinds' builders decide theirs.
+TOPOLOGY_DEFAULTS: dict[str, dict[str, Any]] = {"dragonfly": {"p": 4, "a": 8, "h": 4}}
+
+ALGORITHMS = ("min", "valiant", "ugal", "ugal-g", "par", "dor", "clos-ad", "dimwar", "omniwar",
+              "updown")
+PATTERNS = ("uniform", "bitcomp", "bitrev", "transpose", "shuffle", "tornado", "neighbor",
+            "randperm", "shift", "group-shift", "worst-case", "urb", "swap2", "dcr", "hotspot")
+
+# Defaults of every key that has one. Keys of a section without a default are optional:
+# they appear in the normalised dict only when set, and the engine picks per-algorithm
+# (or per-pattern) values otherwise.
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "topology": {"kind": "dragonfly"},
+    "router": {"vcs": 4, "buffer": 32, "latency": 2},
+    "channels": {"latency": 1},
+    "routing": {"algorithm": "min"},
+    "traffic": {"pattern": "uniform", "load": 0.1, "packet_size": 1, "placement": "contiguous"},
+    "sim": {"warmup": 1000, "measure": 2000, "seed": 1, "drain_limit": 50000, "watchdog": 5000,
+            "packet_slots": 0, "latency_bins": 16384},
+}
+SECTIONS = tuple(DEFAULTS)
+
+_INT64_MAX = 2**63 - 1  # results and HDF5 attributes hold integers as int64
+
+
+def _show(v: Any) -> str:
+    """A value as the user wrote it in TOML (strings quoted, booleans lower-case)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_show(x) for x in v) + "]"
+    return repr(v)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)  # bool is an int subclass
+
+
+def _is_number(v: Any) -> bool:
+    return (isinstance(v, (int, float))) and not isinstance(v, bool)
+
+
+Checker = Callable[[str, Any], Any]  # (full key, value) -> normalised value, or ConfigError
+
+
+def _int(lo: int | None = None) -> Checker:
+    rule = "must be an integer" + (f" >= {lo}" if lo is not None else "")
+
+    def check(key: str, v: Any) -> int:
+        if not _is_int(v) or (lo is not None and v < lo) or abs(v) > _INT64_MAX:
+            raise ConfigError(f"{key}: {rule}, got {_show(v)}")
+        return v
+    return check
+
+
+def _float(lo: float, hi: float | None = None) -> Checker:
+    rule = f"must be in [{lo:g}, {hi:g}]" if hi is not None else f"must be a number >= {lo:g}"
+
+    def check(key: str, v: Any) -> float:
+        # NaN fails both comparisons; infinity is no meaningful penalty or load either.
+        if not _is_number(v) or not math.isfinite(v) or v < lo or (hi is not None and v > hi):
+            raise ConfigError(f"{key}: {rule}, got {_show(v)}")
+        return float(v)  # ints are accepted and stored as floats, so normalize is idempotent
+    return check
+
+
+def _choice(names: Sequence[str], what: str = "value") -> Checker:
+    def check(key: str, v: Any) -> str:
+        if not isinstance(v, str) or v not in names:
+            raise ConfigError(f"{key}: unknown {what} {_show(v)} (known: {', '.join(names)})")
+        return v
+    return check
+
+
+# Rules of every key of the fixed sections ([topology] and [channels] are open, see below).
+SCHEMA: dict[str, dict[str, Checker]] = {
+    "router": {"vcs": _int(1), "buffer": _int(1), "latency": _int(0)},
+    "routing": {
+        "algorithm": _choice(ALGORITHMS, "algorithm"),
+        "valiant": _choice(("restricted", "any")),
+        "n_indirect": _int(1),
+        "penalty": _float(0),
+        "threshold": _float(0, 100),
+        "deroutes": _int(0),
+        "selection": _choice(("oblivious", "adaptive")),
+    },
+    "traffic": {
+        "pattern": _choice(PATTERNS, "pattern"),
+        "load": _float(0, 1),
+        "packet_size": _int(1),
+        "shift": _int(),
+        "placement": _choice(("contiguous", "random")),
+    },
+    "sim": {
+        "warmup": _int(0), "measure": _int(1), "seed": _int(0), "drain_limit": _int(1),
+        "watchdog": _int(1), "packet_slots": _int(0), "latency_bins": _int(16),
+    },
+}
+_channel_latency = _int(1)
+
+
+def _topology_value(key: str, v: Any) -> Any:
+    """Builder parameters: a string, number, boolean or a non-empty list of numbers."""
+    if isinstance(v, (str, bool)) or (_is_number(v) and math.isfinite(v)):
+        return v
+    if isinstance(v, (list, tuple)) and v and all(_is_number(x) and math.isfinite(x) for x in v):
+        return list(v)
+    raise ConfigError(f"{key}: must be a string, number, boolean or a list of numbers, "
+                      f"got {_show(v)}")
+
+
+def _unknown_key(section: str, key: str, known: Sequence[str]) -> ConfigError:
+    return ConfigError(f'{section}: unknown key "{key}" (known: {", ".join(known)})')
+
+
+def _section_dict(cfg: Mapping[str, Any], name: str) -> dict[str, Any]:
+    sec = cfg.get(name, {})
+    if not isinstance(sec, Mapping):
+        raise ConfigError(f"{name}: must be a table ([{name}]), got {_show(sec)}")
+    return dict(sec)
+
+
+def _normalize_topology(sec: dict[str, Any]) -> dict[str, Any]:
+    kind = sec.pop("kind", DEFAULTS["topology"]["kind"])
+    kind = _choice(tuple(TOPOLOGY_KEYS), "topology")("topology.kind", kind)
+    allowed = TOPOLOGY_KEYS[kind]
+    out: dict[str, Any] = {"kind": kind, **TOPOLOGY_DEFAULTS.get(kind, {})}
+    for key, v in sec.items():
+        if key not in allowed:
+            raise _unknown_key("topology", key, ("kind",) + allowed)
+        out[key] = _topology_value(f"topology.{key}", v)
+    return out
+
+
+def _normalize_channels(sec: dict[str, Any]) -> dict[str, Any]:
+    # Any key besides `latency` names a channel class; the topology defines which exist.
+    out = dict(DEFAULTS["channels"])
+    for key, v in sec.items():
+        out[key] = _channel_latency(f"channels.{key}", v)
+    return {"latency": out.pop("latency"), **dict(sorted(out.items()))}
+
+
+def _normalize_section(name: str, sec: dict[str, Any]) -> dict[str, Any]:
+    rules = SCHEMA[name]
+    out = dict(DEFAULTS[name])
+    for key, v in sec.items():
+        if key not in rules:
+            raise _unknown_key(name, key, tuple(rules))
+        out[key] = rules[key](f"{name}.{key}", v)
+    return {k: out[k] for k in rules if k in out}  # fixed key order: stable files and diffs
+
+
+def normalize(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """A new, complete and validated config: every section present, defaults filled.
+
+    Idempotent: ``normalize(normalize(c)) == normalize(c)``. Raises ConfigError.
+    """
+    if not isinstance(cfg, Mapping):
+        raise ConfigError(f"config: must be a table of sections, got {_show(cfg)}")
+    for name in cfg:
+        if name not in DEFAULTS:
+            raise ConfigError(f'{name}: unknown section (known: {", ".join(SECTIONS)})')
+    # Every table and list below is rebuilt, so the result shares nothing with `cfg`.
+    out: dict[str, Any] = {}
+    for name in SECTIONS:
+        sec = _section_dict(cfg, name)
+        if name == "topology":
+            out[name] = _normalize_topology(sec)
+        elif name == "channels":
+            out[name] = _normalize_channels(sec)
+        else:
+            out[name] = _normalize_section(name, sec)
+    return out
+
+
+def _parse_value(text: str) -> Any:
+    """A TOML value (4, 0.5, "x", [4, 4], true), or the text itself when it is not one."""
+    try:
+        doc = tomllib.loads(f"v = {text}")
+    except tomllib.TOMLDecodeError:
+        return text
+    # "1\nw = 2" parses as two keys: that is not one value, so keep the raw text.
+    return doc["v"] if list(doc) == ["v"] else text
+
+
+def apply_override(cfg: dict[str, Any], override: str) -> dict[str, Any]:
+    """Apply ``"section.key=value"`` to ``cfg`` in place (and return it).
+
+    The value is parsed as a TOML value, falling back to a bare string, so
+    ``traffic.pattern=uniform`` and ``traffic.pattern="uniform"`` are the same. Keys are
+    checked later by ``normalize`` (a later override may change ``topology.kind``).
+    """
+    name, eq, text = override.partition("=")
+    section, dot, key = name.strip().partition(".")
+    if not eq or not dot or not section or not key or "." in key:
+        raise ConfigError(f'override "{override}": must be section.key=value '
+                          f'(e.g. router.vcs=4)')
+    if section not in DEFAULTS:
+        raise ConfigError(f'{section}: unknown section in override "{override}" '
+                          f'(known: {", ".join(SECTIONS)})')
+    sec = cfg.setdefault(section, {})
+    if not isinstance(sec, dict):
+        raise ConfigError(f"{section}: must be a table ([{section}]), got {_show(sec)}")
+    sec[key] = _parse_value(text.strip())
+    return cfg
+
+
+def loads_config(text: str, overrides: Sequence[str] = (), source: str = "<string>") -> dict:
+    """Parse TOML text, apply overrides in order, and normalise. ``source`` names the text
+    in error messages."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{source}: malformed TOML: {e}") from None
+    for o in overrides:
+        apply_override(raw, o)
+    return normalize(raw)
+
+
+def load_config(path: str | Any, overrides: Sequence[str] = ()) -> dict:
+    """Read a TOML file, apply overrides in order, and normalise. Raises ConfigError (also
+    for an unreadable file, so the CLI reports it as bad input)."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8")
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read config: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{path}: malformed TOML: not UTF-8 ({e.reason} at byte {e.start})") \
+            from None
+    return loads_config(text, overrides, source=str(path))
