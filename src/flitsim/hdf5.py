@@ -1,0 +1,188 @@
+"""Results to and from HDF5 (h5py). The schema is documented in docs/hdf5.md.
+
+Everything a ``Result`` holds is stored exactly (integers as int64, arrays with their own
+dtype, the config as JSON), so ``read_results(write_results(...))`` gives back equal
+objects; derived values (``Result.summary()``) are stored too, for readers without flitsim.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import tempfile
+from datetime import datetime, timezone
+from typing import Any
+
+import h5py
+import numpy as np
+
+from .results import Result
+
+__all__ = ["SCHEMA_VERSION", "write_results", "read_results", "read_config", "read_attrs"]
+
+SCHEMA_VERSION = 1
+COMPRESS_ABOVE = 4096  # bytes; smaller arrays stay contiguous (gzip would only add overhead)
+TOPOLOGY_ARRAYS = ("port_router", "peer_port", "port_class")
+_RESERVED_ROOT = ("flitsim_version", "schema_version", "created")
+
+# Python type of each Result scalar, from the dataclass annotations (strings, because
+# results.py uses `from __future__ import annotations`).
+_SCALAR_TYPES = {f.name: f.type for f in dataclasses.fields(Result)}
+_CASTS = {"int": int, "float": float, "bool": bool, "str": str}
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+        return version("flitsim")
+    except Exception:  # not installed (running from a source tree)
+        return "unknown"
+
+
+def _attr(v: Any) -> Any:
+    """A Python/numpy scalar as an HDF5 attribute value with a fixed, portable type."""
+    if isinstance(v, (bool, np.bool_)):
+        return np.uint8(v)  # 0/1: readable by any HDF5 tool (h5py's enum bool is not)
+    if isinstance(v, (int, np.integer)):
+        return np.int64(v)
+    if isinstance(v, (float, np.floating)):
+        return np.float64(v)
+    return v
+
+
+def _write_array(group: h5py.Group, name: str, a: np.ndarray) -> None:
+    a = np.ascontiguousarray(a)
+    if a.nbytes > COMPRESS_ABOVE:
+        group.create_dataset(name, data=a, compression="gzip", compression_opts=4, shuffle=True)
+    else:
+        group.create_dataset(name, data=a)
+
+
+def _check_shared_topology(results: list[Result]) -> None:
+    first = results[0]
+    for i, r in enumerate(results[1:], 1):
+        same = list(r.class_names) == list(first.class_names) and all(
+            np.array_equal(getattr(r, n), getattr(first, n)) for n in TOPOLOGY_ARRAYS)
+        if not same:
+            raise ValueError(f"results[{i}]: topology differs from results[0]; one file holds "
+                             f"replicas of one topology")
+
+
+def write_results(path: str | os.PathLike, results: list[Result], config: dict,
+                  extra_attrs: dict | None = None) -> None:
+    """Write replicas of one topology and their config to ``path`` (replaced if present).
+
+    ``extra_attrs`` become root attributes (e.g. what a sweep varied); dict values are
+    stored as JSON strings. The file appears only once complete (written to a temporary
+    name, then renamed), so a crash never leaves a half-written result behind.
+    """
+    results = list(results)
+    if not results:
+        raise ValueError("results: at least one Result is needed")
+    _check_shared_topology(results)
+    extra = dict(extra_attrs or {})
+    clash = sorted(set(extra) & set(_RESERVED_ROOT))
+    if clash:
+        raise ValueError(f"extra_attrs: reserved attribute names {clash}")
+
+    path = os.fspath(path)
+    fd, tmp = tempfile.mkstemp(prefix=".flitsim-", suffix=".h5.tmp",
+                               dir=os.path.dirname(os.path.abspath(path)))
+    os.close(fd)
+    try:
+        with h5py.File(tmp, "w") as f:
+            _write_file(f, results, config, extra)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def _write_file(f: h5py.File, results: list[Result], config: dict, extra: dict) -> None:
+    f.attrs["flitsim_version"] = _version()
+    f.attrs["schema_version"] = np.int64(SCHEMA_VERSION)
+    f.attrs["created"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    for k, v in extra.items():
+        f.attrs[k] = json.dumps(v) if isinstance(v, dict) else _attr(v)
+
+    # The JSON string is the exact copy; the per-section attributes are for browsing.
+    g = f.create_group("config")
+    g.attrs["config_json"] = json.dumps(config)
+    for section, keys in config.items():
+        sg = g.create_group(section)
+        for k, v in keys.items():
+            sg.attrs[k] = np.asarray(v) if isinstance(v, list) else _attr(v)
+
+    t = f.create_group("topology")
+    for name in TOPOLOGY_ARRAYS:
+        _write_array(t, name, getattr(results[0], name))
+    t.attrs["class_names"] = list(results[0].class_names)
+
+    reps = f.create_group("replicas")
+    reps.attrs["count"] = np.int64(len(results))
+    for i, r in enumerate(results):
+        rg = reps.create_group(str(i))
+        for name in Result.SCALAR_FIELDS:
+            rg.attrs[name] = _attr(getattr(r, name))
+        rg.attrs["config_json"] = json.dumps(r.config)
+        for name in Result.ARRAY_FIELDS:
+            _write_array(rg, name, getattr(r, name))
+        sg = rg.create_group("summary")
+        for k, v in r.summary().items():
+            sg.attrs[k] = _attr(v)
+
+
+def _scalar(name: str, v: Any) -> Any:
+    cast = _CASTS.get(_SCALAR_TYPES.get(name, ""), lambda x: x)
+    if isinstance(v, bytes):
+        v = v.decode("utf-8")
+    return cast(v.item() if isinstance(v, np.generic) else v)
+
+
+def _open_checked(path: str | os.PathLike) -> h5py.File:
+    f = h5py.File(path, "r")
+    version = f.attrs.get("schema_version")
+    if version is None:
+        f.close()
+        raise ValueError(f"{os.fspath(path)}: not a flitsim results file (no schema_version)")
+    if version != SCHEMA_VERSION:
+        f.close()
+        raise ValueError(f"{os.fspath(path)}: unsupported flitsim schema_version {int(version)} "
+                         f"(this flitsim reads {SCHEMA_VERSION})")
+    return f
+
+
+def read_results(path: str | os.PathLike) -> list[Result]:
+    """All replicas of a file written by ``write_results``, in their original order.
+
+    The topology arrays are shared by every returned Result and are read-only.
+    """
+    with _open_checked(path) as f:
+        t = f["topology"]
+        shared: dict[str, Any] = {}
+        for name in TOPOLOGY_ARRAYS:
+            a = t[name][()]
+            a.flags.writeable = False  # one array object for all replicas: no silent aliasing
+            shared[name] = a
+        shared["class_names"] = [str(s) for s in t.attrs["class_names"]]
+        out = []
+        reps = f["replicas"]
+        for key in sorted(reps, key=int):
+            rg = reps[key]
+            kw = {name: _scalar(name, rg.attrs[name]) for name in Result.SCALAR_FIELDS}
+            kw.update({name: rg[name][()] for name in Result.ARRAY_FIELDS})
+            kw["config"] = json.loads(rg.attrs["config_json"])
+            out.append(Result(**kw, **shared))
+        return out
+
+
+def read_config(path: str | os.PathLike) -> dict:
+    """The normalised config the file was written with."""
+    with _open_checked(path) as f:
+        return json.loads(f["config"].attrs["config_json"])
+
+
+def read_attrs(path: str | os.PathLike) -> dict[str, Any]:
+    """Root attributes: flitsim_version, schema_version, created and any extra_attrs."""
+    with _open_checked(path) as f:
+        return {k: (v.item() if isinstance(v, np.generic) else v) for k, v in f.attrs.items()}
