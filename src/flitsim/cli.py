@@ -1,0 +1,238 @@
+"""The ``flitsim`` command line.
+
+One function per subcommand (``cmd_<name>``) plus one that adds its parser
+(``_add_<name>``); adding a subcommand (sweep, saturate, plot, check-deadlock, ...) means
+writing those two and listing them in ``SUBCOMMANDS``. Exit codes: 0 success, 2 bad input
+(config, options, unusable request), 1 failure at run time (deadlock, broken invariant,
+I/O error).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import json
+import math
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .config import load_config
+
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Keep the hand-wrapped descriptions and examples as written."""
+
+
+def _positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        v = 0
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}")
+    return v
+
+
+def _add_config_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("config", metavar="CONFIG", help="TOML configuration file")
+    p.add_argument("--set", dest="overrides", action="append", default=[],
+                   metavar="SECTION.KEY=VALUE",
+                   help="override one config key (value parsed as TOML, else a string); "
+                        "repeatable, applied in order")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object on stdout and nothing else")
+
+
+def _jsonable(v: Any) -> Any:
+    """NaN and infinities become null (JSON has neither); numpy scalars become Python."""
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if hasattr(v, "item") and callable(v.item) and getattr(v, "ndim", None) == 0:
+        v = v.item()  # numpy scalar
+    elif hasattr(v, "tolist"):
+        return _jsonable(v.tolist())  # numpy array
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
+
+
+def _print_json(obj: dict) -> None:
+    print(json.dumps(_jsonable(obj), allow_nan=False))
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return "-" if math.isnan(v) else f"{v:.4g}"
+    if isinstance(v, dict):
+        return ", ".join(f"{k}={_fmt(x)}" for k, x in v.items())
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_fmt(x) for x in v)
+    return str(v)
+
+
+def _table(rows: Sequence[tuple[str, str]]) -> str:
+    width = max(len(k) for k, _ in rows)
+    return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+
+
+# --- run ------------------------------------------------------------------------------------
+
+RUN_EXAMPLES = """\
+examples:
+  flitsim run configs/dragonfly.toml
+  flitsim run df.toml --set traffic.load=0.4 --set routing.algorithm=ugal -o df.h5
+  flitsim run df.toml --json --backend cpu --threads 8 | jq .latency_mean
+"""
+
+
+def _add_run(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "run", formatter_class=_Formatter, epilog=RUN_EXAMPLES,
+        help="simulate one configuration and report latency and throughput",
+        description="Simulate one configuration (warm-up, measurement window, drain) and\n"
+                    "print offered/accepted load, latency, hops and speed.")
+    _add_config_args(p)
+    p.add_argument("-o", "--output", metavar="OUT.h5", help="also write the results to HDF5")
+    p.add_argument("--backend", choices=("auto", "cpu", "cuda"), default="auto",
+                   help="auto (default) uses the GPU when one is usable")
+    p.add_argument("--threads", type=_positive_int, metavar="N",
+                   help="CPU threads (default: all cores)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_run)
+
+
+def _run_summary(r: Any) -> str:
+    s = r.summary()
+    rate = f"{s['cycles'] / s['wall_seconds']:,.0f}" if s["wall_seconds"] > 0 else "-"
+    rows = [
+        ("offered load", f"{_fmt(s['offered'])} flits/node/cycle"),
+        ("accepted load", f"{_fmt(s['accepted'])} flits/node/cycle"),
+        ("packet latency", f"mean {_fmt(s['latency_mean'])}, p99 {_fmt(s['latency_p99'])} cycles"),
+        ("network latency", f"mean {_fmt(s['network_latency_mean'])} cycles"),
+        ("hops", f"mean {_fmt(s['hops_mean'])}"),
+        ("saturated", _fmt(bool(s["saturated"]))),
+        ("cycles", str(s["cycles"])),
+        ("wall time", f"{s['wall_seconds']:.3f} s ({rate} cycles/s)"),
+        ("backend", str(s["backend"])),
+    ]
+    return _table(rows)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    cfg = load_config(args.config, args.overrides)
+    engine = importlib.import_module("flitsim.engine")  # lazy: needs the compiled module
+    # With --json, stdout carries the JSON object only: Python-level chatter goes to stderr.
+    quiet_stdout = contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext()
+    with quiet_stdout:
+        result = engine.run(cfg, backend=None if args.backend == "auto" else args.backend,
+                            progress=not args.quiet and not args.json, threads=args.threads)
+    if args.output:
+        from .hdf5 import write_results
+        write_results(args.output, [result], cfg)
+    if args.json:
+        _print_json(result.summary())
+    else:
+        print(_run_summary(result))
+        if args.output:
+            print(f"results written to {args.output}")
+    return EXIT_OK
+
+
+# --- info -----------------------------------------------------------------------------------
+
+INFO_EXAMPLES = """\
+examples:
+  flitsim info configs/dragonfly.toml
+  flitsim info df.toml --set topology.p=8 --set topology.a=16 --set topology.h=8
+  flitsim info hx.toml --json
+"""
+INFO_ORDER = ("kind", "nodes", "routers", "links", "links_copper", "links_optical", "radix",
+              "diameter", "avg_distance", "balance", "cost")
+
+
+def _add_info(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "info", formatter_class=_Formatter, epilog=INFO_EXAMPLES,
+        help="describe the topology of a configuration without simulating",
+        description="Build the topology of a configuration and print its size and structure:\n"
+                    "nodes, routers, links by cable type, radix, diameter, average distance,\n"
+                    "balance and cost.")
+    _add_config_args(p)
+    p.set_defaults(func=cmd_info)
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    cfg = load_config(args.config, args.overrides)
+    topology = importlib.import_module("flitsim.topology")
+    desc = dict(topology.describe(cfg))
+    desc.setdefault("kind", cfg["topology"]["kind"])
+    if args.json:
+        _print_json(desc)
+    else:
+        keys = [k for k in INFO_ORDER if k in desc] + [k for k in desc if k not in INFO_ORDER]
+        print(_table([(k, _fmt(desc[k])) for k in keys]))
+    return EXIT_OK
+
+
+# --- main -----------------------------------------------------------------------------------
+
+SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (_add_run, _add_info)
+
+MAIN_EXAMPLES = """\
+examples:
+  flitsim info df.toml                      topology size, diameter, cost
+  flitsim run df.toml --set traffic.load=0.5
+  flitsim run df.toml --json -o df.h5       machine-readable summary plus HDF5 results
+  flitsim run --help                        options of one subcommand
+
+exit status: 0 success, 2 bad configuration or usage, 1 failure during the run
+(e.g. deadlock detected by the watchdog)
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="flitsim", formatter_class=_Formatter, epilog=MAIN_EXAMPLES,
+        description="flitsim: cycle-level simulation of HPC and datacenter interconnection\n"
+                    "networks on GPUs and CPUs (configuration keys: docs/configuration.md).")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add in SUBCOMMANDS:
+        add(sub)
+    return parser
+
+
+def _error(msg: Any) -> None:
+    print(f"flitsim: error: {msg}", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help (0) or a usage error (2): return it, do not exit
+        return e.code if isinstance(e.code, int) else EXIT_USAGE
+    try:
+        return args.func(args)
+    except ValueError as e:  # ConfigError, and the C++ builders' checks of topology keys
+        _error(e)
+        return EXIT_USAGE
+    except ImportError as e:  # the compiled engine or a module it needs is missing
+        _error(f"flitsim is not fully installed ({e}); build it with `pip install .`")
+        return EXIT_FAILURE
+    except (RuntimeError, OSError) as e:  # deadlock, broken invariant, unwritable output
+        _error(e)
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
