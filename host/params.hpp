@@ -75,6 +75,13 @@ class Params {
   }
 
   const std::string& section() const { return section_; }
+  std::vector<std::string> keys() const {
+    std::vector<std::string> k;
+    for (auto& e : ints_) k.push_back(e.first);
+    for (auto& e : strs_) k.push_back(e.first);
+    for (auto& e : floats_) k.push_back(e.first);
+    return k;
+  }
 
  private:
   std::string section_;

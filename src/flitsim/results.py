@@ -43,7 +43,8 @@ class Result:
     wall_seconds: float         # host wall time of the whole engine run (all replicas)
     warmup: int
     measure: int                # measurement window length in cycles
-    saturated: bool             # drain limit reached before every measured packet arrived
+    saturated: bool             # see engine.SATURATION_RULE
+    drained: bool               # every measured packet arrived before the drain limit
     created_flits: int          # flits created at sources during the window (offered)
     ejected_flits: int          # flits arriving at sinks during the window (accepted)
     packets_measured: int       # measured (window-created) packets delivered
@@ -134,6 +135,6 @@ class Result:
     # Integer/float/bool scalars written as attributes.
     SCALAR_FIELDS = (
         "backend", "nodes", "routers", "load", "seed", "cycles", "wall_seconds", "warmup",
-        "measure", "saturated", "created_flits", "ejected_flits", "packets_measured",
+        "measure", "saturated", "drained", "created_flits", "ejected_flits", "packets_measured",
         "packets_tagged", "latency_sum", "network_latency_sum", "hops_sum", "slot_stalls",
     )

@@ -1,0 +1,172 @@
+// Python bindings: the engine (`simulate`), topology tables (`build_topology`) and backend
+// probes. Configuration sections arrive as dicts and become Params; ConfigError surfaces as
+// ValueError so every bad value is reported with its key before any simulation starts.
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "host/backend.hpp"
+#include "host/driver.hpp"
+#include "host/topology.hpp"
+
+namespace py = pybind11;
+using namespace flitsim;
+
+namespace {
+
+Params to_params(const std::string& section, py::handle obj) {
+  Params p(section);
+  if (obj.is_none()) return p;
+  for (auto item : py::reinterpret_borrow<py::dict>(obj)) {
+    const std::string k = py::cast<std::string>(item.first);
+    py::handle v = item.second;
+    if (py::isinstance<py::bool_>(v)) {
+      p.set_int(k, v.cast<bool>() ? 1 : 0);
+    } else if (py::isinstance<py::int_>(v)) {
+      p.set_int(k, v.cast<int64_t>());
+    } else if (py::isinstance<py::float_>(v)) {
+      p.set_float(k, v.cast<double>());
+    } else if (py::isinstance<py::str>(v)) {
+      p.set_str(k, v.cast<std::string>());
+    } else if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
+      std::vector<int64_t> xs;
+      for (auto x : py::reinterpret_borrow<py::sequence>(v)) {
+        if (!py::isinstance<py::int_>(x) || py::isinstance<py::bool_>(x)) p.fail(k, "must be a list of integers");
+        xs.push_back(x.cast<int64_t>());
+      }
+      p.set_ints(k, std::move(xs));
+    } else {
+      p.fail(k, "unsupported value type " + std::string(py::str(v.get_type())));
+    }
+  }
+  return p;
+}
+
+py::dict section(const py::dict& cfg, const char* name) {
+  return cfg.contains(name) ? py::dict(cfg[name]) : py::dict();
+}
+
+template <class T>
+py::array_t<T> arr(const std::vector<T>& v) {
+  return py::array_t<T>(py::ssize_t(v.size()), v.data());
+}
+
+py::dict topology_dict(const Topology& t) {
+  py::dict d;
+  d["kind"] = t.kind;
+  d["num_routers"] = t.num_routers;
+  d["num_nodes"] = t.num_nodes;
+  d["port_offset"] = arr(t.port_offset);
+  d["port_router"] = arr(t.port_router);
+  d["peer_port"] = arr(t.peer_port);
+  d["port_node"] = arr(t.port_node);
+  d["port_class"] = arr(t.port_class);
+  d["node_port"] = arr(t.node_port);
+  d["class_names"] = t.class_names;
+  d["coord_names"] = t.coord_names;
+  d["router_coords"] = arr(t.router_coords);
+  py::dict tables;
+  for (auto& [k, v] : t.tables) tables[py::str(k)] = arr(v);
+  d["tables"] = tables;
+  d["attrs"] = t.attrs;
+  return d;
+}
+
+py::dict simulate(const py::dict& cfg, const std::string& backend, int threads, py::object progress,
+                  py::object loads, py::object seeds) {
+  const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
+  EngineConfig ec = parse_engine_config(to_params("router", section(cfg, "router")),
+                                        to_params("channels", section(cfg, "channels")),
+                                        to_params("routing", section(cfg, "routing")),
+                                        to_params("traffic", section(cfg, "traffic")),
+                                        to_params("sim", section(cfg, "sim")));
+  if (!loads.is_none()) ec.loads = loads.cast<std::vector<double>>();
+  if (!seeds.is_none()) ec.seeds = seeds.cast<std::vector<uint64_t>>();
+  if (ec.loads.empty() || ec.loads.size() != ec.seeds.size())
+    throw ConfigError("replicas: loads and seeds must be non-empty lists of equal length");
+  for (double l : ec.loads)
+    if (!(l >= 0 && l <= 1)) throw ConfigError("traffic.load: must be in [0, 1], got " + std::to_string(l));
+
+  ProgressFn cb;
+  if (!progress.is_none()) {
+    cb = [progress](long long t, long long window_end, int done) {
+      py::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      progress(t, window_end, done);
+    };
+  }
+  RunOutput out;
+  {
+    py::gil_scoped_release nogil;
+    out = run_engine(topo, ec, backend, threads, cb);
+  }
+  py::dict d;
+  d["backend"] = out.backend;
+  d["cycles"] = out.cycles;
+  d["wall_seconds"] = out.wall_seconds;
+  d["state_bytes"] = out.state_bytes;
+  d["packet_slots"] = out.packet_slots;
+  d["vc_classes"] = out.vc_classes;
+  d["nodes"] = topo.num_nodes;
+  d["routers"] = topo.num_routers;
+  d["port_router"] = arr(topo.port_router);
+  d["peer_port"] = arr(topo.peer_port);
+  d["port_class"] = arr(topo.port_class);
+  d["class_names"] = topo.class_names;
+  py::list reps;
+  for (const ReplicaStats& s : out.replicas) {
+    py::dict r;
+    r["load"] = s.load;
+    r["seed"] = s.seed;
+    r["saturated"] = s.saturated;
+    r["created_flits"] = s.created_flits;
+    r["ejected_flits"] = s.ejected_flits;
+    r["packets_tagged"] = s.packets_tagged;
+    r["packets_measured"] = s.packets_measured;
+    r["latency_sum"] = s.latency_sum;
+    r["network_latency_sum"] = s.network_latency_sum;
+    r["hops_sum"] = s.hops_sum;
+    r["slot_stalls"] = s.slot_stalls;
+    r["latency_hist"] = arr(s.latency_hist);
+    r["network_latency_hist"] = arr(s.network_latency_hist);
+    r["hop_hist"] = arr(s.hop_hist);
+    r["channel_flits"] = arr(s.channel_flits);
+    r["node_created_flits"] = arr(s.node_created_flits);
+    r["node_ejected_flits"] = arr(s.node_ejected_flits);
+    reps.append(r);
+  }
+  d["replicas"] = reps;
+  return d;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "flitsim engine: cycle-level interconnection network simulation (CPU and CUDA backends)";
+  py::register_exception<ConfigError>(m, "ConfigError", PyExc_ValueError);
+  py::register_exception<DeadlockError>(m, "DeadlockError", PyExc_RuntimeError);
+  py::register_exception<InvariantError>(m, "InvariantError", PyExc_RuntimeError);
+
+  m.def("simulate", &simulate, py::arg("config"), py::arg("backend") = "auto", py::arg("threads") = 0,
+        py::arg("progress") = py::none(), py::arg("loads") = py::none(), py::arg("seeds") = py::none(),
+        "Run the engine on a normalised configuration dict; returns raw integer statistics.");
+  m.def(
+      "build_topology", [](py::dict sec) { return topology_dict(build_topology(to_params("topology", sec))); },
+      py::arg("section"), "Build the topology tables of a [topology] section.");
+  m.def("topology_kinds", &topology_kinds);
+  m.def(
+      "router_distances",
+      [](py::dict sec) {
+        Topology t = build_topology(to_params("topology", sec));
+        std::vector<uint8_t> d = router_distances(t);
+        return py::array_t<uint8_t>({py::ssize_t(t.num_routers), py::ssize_t(t.num_routers)}, d.data());
+      },
+      py::arg("section"), "All-pairs router hop distances (255 = unreachable).");
+  m.def("cuda_compiled", &cuda_compiled);
+  m.def("cuda_usable", []() {
+    std::string why;
+    bool ok = cuda_usable(&why);
+    return py::make_tuple(ok, why);
+  });
+}

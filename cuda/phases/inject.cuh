@@ -1,0 +1,78 @@
+// Phase 2, inject: each node's network interface takes the oldest packet of its (implicit)
+// source queue, gives it a packet slot, and sends one flit per cycle into its router's
+// terminal port while it holds a credit for the chosen VC.
+#pragma once
+#include "../rings.cuh"
+#include "../traffic/injection.cuh"
+
+namespace flitsim {
+
+// Finds the oldest queued creation cycle of node n at or before t; -1 if the queue is empty.
+FLITSIM_HD long long oldest_queued(const SimView& s, int rep, int n, long long t) {
+  long long c = s.ni_scan[s.nn(rep, n)];
+  for (; c <= t; ++c)
+    if (creates_packet(s, rep, n, c)) return c;
+  s.ni_scan[s.nn(rep, n)] = t + 1;  // nothing queued: skip the empty cycles for good
+  return -1;
+}
+
+FLITSIM_HD void start_packet(const SimView& s, int rep, int n, long long t) {
+  const long long ni = s.nn(rep, n);
+  const long long c = oldest_queued(s, rep, n, t);
+  if (c < 0) return;
+  const int slot = s.ni_next_slot[ni];
+  const int32_t pid = n * s.sz.S + slot;
+  const long long k = s.pk(rep, pid);
+  if (!(load_relaxed(&s.pk_free_at[k]) < t)) {  // all slots in flight: wait
+    s.ni_scan[ni] = c;
+    if (s.in_window(t)) s.node_slot_stalls[ni] += 1;
+    return;
+  }
+  s.ni_scan[ni] = c + 1;
+  s.ni_next_slot[ni] = (slot + 1) % s.sz.S;
+  s.pk_free_at[k] = kSlotBusy;
+  s.pk_dst[k] = destination(s, rep, n, c);
+  s.pk_size[k] = s.prm.packet_size;
+  s.pk_hops[k] = 0;
+  s.pk_route[k] = 0;
+  s.pk_create[k] = c;
+  s.pk_inject[k] = -1;
+  s.ni_pid[ni] = pid;
+  s.ni_sent[ni] = 0;
+  s.ni_vc[ni] = -1;
+}
+
+FLITSIM_HD void phase_inject(const SimView& s, int rep, int r, long long t) {
+  for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) {
+    const int n = s.port_node[gp];
+    if (n < 0) continue;
+    const long long ni = s.nn(rep, n);
+    if (s.in_window(t) && creates_packet(s, rep, n, t)) {  // offered load, counted at creation
+      s.node_created_flits[ni] += s.prm.packet_size;
+      s.node_tagged_created[ni] += 1;
+    }
+    if (s.ni_pid[ni] < 0) start_packet(s, rep, n, t);
+    const int32_t pid = s.ni_pid[ni];
+    if (pid < 0) continue;
+    int* credits = &s.ni_credits[ni * s.sz.V];
+    int v = s.ni_vc[ni];
+    if (v < 0) {  // a new packet takes the injection VC with the most free space
+      for (int w = 0; w < s.sz.V; ++w)
+        if (credits[w] > 0 && (v < 0 || credits[w] > credits[v])) v = w;
+      if (v < 0) continue;
+      s.ni_vc[ni] = v;
+    }
+    if (credits[v] == 0) continue;
+    const long long k = s.pk(rep, pid);
+    const int sent = s.ni_sent[ni];
+    const bool head = sent == 0, tail = sent == s.pk_size[k] - 1;
+    send_flit_to_port(s, rep, gp, make_flit(pid, v, head, tail), t);
+    credits[v] -= 1;
+    if (head) s.pk_inject[k] = t;
+    s.node_flits_sent[ni] += 1;
+    s.ni_sent[ni] = sent + 1;
+    if (tail) s.ni_pid[ni] = -1;
+  }
+}
+
+}  // namespace flitsim

@@ -1,0 +1,70 @@
+// Phase 1, receive: flits whose channel delay has elapsed enter input VC buffers (or a node's
+// sink, where statistics are recorded at tail arrival); credits return to output VCs and to
+// the network interfaces.
+#pragma once
+#include "../rings.cuh"
+
+namespace flitsim {
+
+// A flit reaches node n's sink at cycle t. Measured packets are those created in the window.
+FLITSIM_HD void sink_accept(const SimView& s, int rep, int n, flit_t f, long long t) {
+  const long long ni = s.nn(rep, n);
+  s.node_flits_received[ni] += 1;
+  if (s.in_window(t)) s.node_ejected_flits[ni] += 1;
+  if (!flit_tail(f)) return;
+  const long long k = s.pk(rep, flit_pid(f));
+  const long long created = s.pk_create[k];
+  if (s.in_window(created)) {
+    const long long lat = t - created, nlat = t - s.pk_inject[k];
+    const int hops = s.pk_hops[k];
+    long long* sums = &s.rep_sums[(long long)rep * kRepSums];
+    atomic_add(&sums[kLatencySum], lat);
+    atomic_add(&sums[kNetLatencySum], nlat);
+    atomic_add(&sums[kHopsSum], hops);
+    const long long top = s.sz.bins - 1;
+    atomic_add(&s.lat_hist[(long long)rep * s.sz.bins + (lat < top ? lat : top)], 1);
+    atomic_add(&s.nlat_hist[(long long)rep * s.sz.bins + (nlat < top ? nlat : top)], 1);
+    atomic_add(&s.hop_hist[(long long)rep * kHopBins + (hops < kHopBins - 1 ? hops : kHopBins - 1)], 1);
+    s.node_tagged_delivered[ni] += 1;
+  }
+  store_relaxed(&s.pk_free_at[k], t);  // the source may reuse the slot from cycle t+1 on
+}
+
+FLITSIM_HD void phase_receive(const SimView& s, int rep, int r, long long t) {
+  for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) {
+    flit_t* in = fring_at(s, rep, ring_read_slot(s.fring_off[gp], s.fring_len[gp], t));
+    if (*in != kNoFlit) {
+      const flit_t f = *in;
+      *in = kNoFlit;
+      const long long q = s.pv(rep, gp, flit_vc(f));
+      const int c = s.ivc_count[q];
+      if (c < s.sz.B) {
+        s.ibuf[q * s.sz.B + (s.ivc_head[q] + c) % s.sz.B] = f;
+        s.ivc_count[q] = c + 1;
+      } else {  // impossible with correct credits; counted so the run fails loudly
+        atomic_add(&s.rep_sums[(long long)rep * kRepSums + kBufferOverflows], 1);
+      }
+    }
+    const int n = s.port_node[gp];
+    if (n < 0) {
+      int32_t* cr = cring_at(s, rep, ring_read_slot(s.cring_off[gp], s.cring_len[gp], t));
+      if (*cr >= 0) {
+        s.ovc_credits[s.pv(rep, gp, *cr)] += 1;
+        *cr = -1;
+      }
+    } else {
+      flit_t* ej = ering_at(s, rep, ring_read_slot(s.ering_off[n], s.ering_len[n], t));
+      if (*ej != kNoFlit) {
+        sink_accept(s, rep, n, *ej, t);
+        *ej = kNoFlit;
+      }
+      int32_t* cr = nicring_at(s, rep, ring_read_slot(s.nicring_off[n], s.nicring_len[n], t));
+      if (*cr >= 0) {
+        s.ni_credits[s.nn(rep, n) * s.sz.V + *cr] += 1;
+        *cr = -1;
+      }
+    }
+  }
+}
+
+}  // namespace flitsim

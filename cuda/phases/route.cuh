@@ -1,0 +1,37 @@
+// Phase 3, route computation: a head flit at the front of an input VC gets its output port
+// and allowed output VC range from the configured routing function.
+#pragma once
+#include "../routing/dragonfly_min.cuh"
+#include "../routing/table_min.cuh"
+
+namespace flitsim {
+
+FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pid) {
+  PacketInfo p;
+  p.pid = pid;
+  p.slot = s.pk(rep, pid);
+  p.src_router = s.port_router[s.node_port[pid / s.sz.S]];
+  p.dst_port = s.node_port[s.pk_dst[p.slot]];
+  p.dst_router = s.port_router[p.dst_port];
+  if (p.dst_router == r) return RouteChoice{p.dst_port, 0, s.sz.V};  // eject on any VC
+  switch (s.prm.routing) {
+    case RoutingKind::DragonflyMin: return route_dragonfly_min(s, r, p);
+    case RoutingKind::TableMin:
+    default: return route_table_min(s, rep, r, p);
+  }
+}
+
+FLITSIM_HD void phase_route(const SimView& s, int rep, int r) {
+  for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp)
+    for (int v = 0; v < s.sz.V; ++v) {
+      const long long q = s.pv(rep, gp, v);
+      if (s.ivc_count[q] == 0 || s.ivc_out_port[q] >= 0) continue;
+      const flit_t f = s.ibuf[q * s.sz.B + s.ivc_head[q]];  // a head: tails reset out_port
+      const RouteChoice c = route_packet(s, rep, r, flit_pid(f));
+      s.ivc_out_port[q] = c.port;
+      s.ivc_vc_lo[q] = c.vc_lo;
+      s.ivc_vc_hi[q] = c.vc_hi;
+    }
+}
+
+}  // namespace flitsim

@@ -1,0 +1,50 @@
+// Phase 6, switch traversal and credit return: each winning input VC moves its front flit onto
+// the output channel (router pipeline latency is part of that channel's delay), returns a credit
+// upstream, and on a tail releases the output VC so the next packet in the VC can route.
+#pragma once
+#include "../rings.cuh"
+#include "switch_alloc.cuh"
+
+namespace flitsim {
+
+FLITSIM_HD void phase_traverse(const SimView& s, int rep, int r, long long t) {
+  const int p0 = s.port_offset[r], p1 = s.port_offset[r + 1], radix = p1 - p0, V = s.sz.V, B = s.sz.B;
+  bool moved = false;
+  for (int gp = p0; gp < p1; ++gp) {
+    const long long ip = s.pp(rep, gp);
+    const int v = s.sa_req_vc[ip];
+    if (v < 0) continue;
+    const long long q = s.pv(rep, gp, v);
+    const int out = s.ivc_out_port[q], ov = s.ivc_out_vc[q];
+    const long long op = s.pp(rep, out);
+    if (s.sa_grant[op] != gp - p0) continue;
+    s.in_rr[ip] = (v + 1) % V;
+    s.out_rr[op] = (gp - p0 + 1) % radix;
+
+    const flit_t f = s.ibuf[q * B + s.ivc_head[q]];
+    s.ivc_head[q] = (s.ivc_head[q] + 1) % B;
+    s.ivc_count[q] -= 1;
+    return_credit(s, rep, gp, v, t);
+
+    const int32_t pid = flit_pid(f);
+    const flit_t g = make_flit(pid, ov, flit_head(f), flit_tail(f));
+    const int peer = s.peer_port[out];
+    if (peer >= 0) {
+      send_flit_to_port(s, rep, peer, g, t);
+      s.ovc_credits[s.pv(rep, out, ov)] -= 1;
+      if (flit_head(f)) s.pk_hops[s.pk(rep, pid)] += 1;
+    } else {
+      send_flit_to_node(s, rep, s.port_node[out], g, t);
+    }
+    if (s.in_window(t)) s.port_flits[op] += 1;
+    if (flit_tail(f)) {
+      s.ovc_owner[s.pv(rep, out, ov)] = -1;
+      s.ivc_out_port[q] = -1;
+      s.ivc_out_vc[q] = -1;
+    }
+    moved = true;
+  }
+  if (moved) s.router_last_move[(long long)rep * s.sz.R + r] = t;
+}
+
+}  // namespace flitsim

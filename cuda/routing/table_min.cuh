@@ -1,0 +1,42 @@
+// Minimal routing for any topology from the all-pairs distance table: every port whose peer
+// is one hop closer to the destination is a candidate (all minimal paths kept). `oblivious`
+// picks one at random per packet and hop; `adaptive` (MIN-AD) the one with the most free
+// credits. VC class = router hops taken so far, capped at vc_classes − 1: with as many classes
+// as the diameter this is the classic distance-class scheme; topologies whose minimal routes
+// are deadlock-free with fewer classes (up*/down* trees) declare min_vc_classes.
+#pragma once
+#include "route_choice.cuh"
+
+namespace flitsim {
+
+FLITSIM_HD RouteChoice route_table_min(const SimView& s, int rep, int r, const PacketInfo& p) {
+  const long long R = s.sz.dist_R;
+  const int d = s.dist[r * R + p.dst_router];
+  const int hops = s.pk_hops[p.slot];
+  const int cls = hops < s.prm.vc_classes - 1 ? hops : s.prm.vc_classes - 1;
+  const int lo = s.class_vc_lo(cls), hi = s.class_vc_hi(cls);
+  int count = 0, best = -1, best_credits = -1;
+  for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) {
+    const int q = s.peer_port[gp];
+    if (q < 0 || s.dist[s.port_router[q] * R + p.dst_router] != d - 1) continue;
+    ++count;
+    if (s.prm.selection == Selection::Adaptive) {
+      const int c = free_credits(s, rep, gp, lo, hi);
+      if (c > best_credits) best = gp, best_credits = c;
+    }
+  }
+  if (s.prm.selection == Selection::Oblivious) {
+    int pick = int(draw_below(route_draw(s, rep, p, hops), uint32_t(count)));
+    for (int gp = s.port_offset[r];; ++gp) {
+      const int q = s.peer_port[gp];
+      if (q < 0 || s.dist[s.port_router[q] * R + p.dst_router] != d - 1) continue;
+      if (pick-- == 0) {
+        best = gp;
+        break;
+      }
+    }
+  }
+  return RouteChoice{best, lo, hi};
+}
+
+}  // namespace flitsim

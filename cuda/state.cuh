@@ -1,0 +1,139 @@
+// The whole simulation state as structure-of-arrays (DESIGN.md §3). Every replicated array has
+// a leading replica dimension; one engine run holds `reps` independent replicas of one topology.
+//
+// The array list is written once (FLITSIM_STATE_ARRAYS) and expanded into the view the phase
+// functions use (raw pointers, identical on host and device), the host-side storage, the
+// allocation loops of both backends and the byte count reported to users.
+#pragma once
+#include "flit.cuh"
+#include "hd.cuh"
+
+namespace flitsim {
+
+enum class RoutingKind : int32_t { DragonflyMin = 0, TableMin = 1 };
+enum class PatternKind : int32_t { Uniform = 0 };
+enum class Selection : int32_t { Oblivious = 0, Adaptive = 1 };
+
+// Per-replica integer sums (rep_sums[rep * kRepSums + i]).
+enum RepSum : int32_t {
+  kLatencySum = 0,      // tail arrival − creation, measured packets
+  kNetLatencySum = 1,   // tail arrival − head injection
+  kHopsSum = 2,         // router-to-router hops
+  kBufferOverflows = 3, // flits that arrived at a full VC buffer (must stay 0)
+  kRepSums = 4
+};
+
+constexpr int kHopBins = 32;
+
+// Sizes of every dimension; computed on the host from the topology and the configuration.
+struct Sizes {
+  int32_t reps = 1, R = 0, N = 0, P = 0, V = 1, B = 1;
+  int32_t S = 1;          // packet slots per node; packet id = node·S + slot
+  int32_t bins = 1;       // latency histogram bins (bin i = i cycles, last = overflow)
+  int32_t fring_total = 0, cring_total = 0, ering_total = 0, nicring_total = 0;
+  int32_t df_G = 0, df_a = 0;  // dragonfly table dimensions (0 when unused)
+  int32_t dist_R = 0;          // rows of the router distance table (0 when unused)
+};
+
+// Scalar parameters shared by all replicas.
+struct SimParams {
+  long long warmup = 0;       // measurement window is [warmup, warmup + measure)
+  long long measure = 1;
+  int32_t packet_size = 1;
+  RoutingKind routing = RoutingKind::DragonflyMin;
+  Selection selection = Selection::Oblivious;
+  int32_t vc_classes = 1;     // deadlock-avoidance classes the routing uses
+  PatternKind pattern = PatternKind::Uniform;
+};
+
+// X(type, name, element count as an expression of `sz`)
+#define FLITSIM_TOPOLOGY_ARRAYS(X)                         \
+  X(int32_t, port_offset, sz.R + 1)                        \
+  X(int32_t, port_router, sz.P)                            \
+  X(int32_t, peer_port, sz.P)                              \
+  X(int32_t, port_node, sz.P)                              \
+  X(int32_t, node_port, sz.N)                              \
+  X(int32_t, fring_off, sz.P) /* flits into port (input side) */ \
+  X(int32_t, fring_len, sz.P)                              \
+  X(int32_t, cring_off, sz.P) /* credits into port (output side) */ \
+  X(int32_t, cring_len, sz.P)                              \
+  X(int32_t, ering_off, sz.N) /* flits into a node's sink */ \
+  X(int32_t, ering_len, sz.N)                              \
+  X(int32_t, nicring_off, sz.N) /* credits into a node's interface */ \
+  X(int32_t, nicring_len, sz.N)                            \
+  X(int32_t, df_gateway_router, sz.df_G * sz.df_G)         \
+  X(int32_t, df_gateway_port, sz.df_G * sz.df_G)           \
+  X(int32_t, df_local_port, sz.R * sz.df_a)                \
+  X(uint8_t, dist, (long long)sz.dist_R * sz.dist_R)
+
+#define FLITSIM_REPLICA_ARRAYS(X)                                             \
+  X(u64, rep_seed, sz.reps)                                    \
+  X(u64, rep_threshold, sz.reps) /* P(new packet)·2^32 */      \
+  X(flit_t, fring, (long long)sz.reps * sz.fring_total)                       \
+  X(int32_t, cring, (long long)sz.reps * sz.cring_total)                      \
+  X(flit_t, ering, (long long)sz.reps * sz.ering_total)                       \
+  X(int32_t, nicring, (long long)sz.reps * sz.nicring_total)                  \
+  X(flit_t, ibuf, (long long)sz.reps * sz.P * sz.V * sz.B)                    \
+  X(int32_t, ivc_head, (long long)sz.reps * sz.P * sz.V)                      \
+  X(int32_t, ivc_count, (long long)sz.reps * sz.P * sz.V)                     \
+  X(int32_t, ivc_out_port, (long long)sz.reps * sz.P * sz.V)                  \
+  X(int32_t, ivc_out_vc, (long long)sz.reps * sz.P * sz.V)                    \
+  X(int32_t, ivc_vc_lo, (long long)sz.reps * sz.P * sz.V)                     \
+  X(int32_t, ivc_vc_hi, (long long)sz.reps * sz.P * sz.V)                     \
+  X(int32_t, ovc_owner, (long long)sz.reps * sz.P * sz.V)                     \
+  X(int32_t, ovc_credits, (long long)sz.reps * sz.P * sz.V)                   \
+  X(int32_t, ovc_rr, (long long)sz.reps * sz.P * sz.V)                        \
+  X(int32_t, ovc_req, (long long)sz.reps * sz.P * sz.V) /* VA scratch */      \
+  X(int32_t, in_rr, (long long)sz.reps * sz.P)                                \
+  X(int32_t, out_rr, (long long)sz.reps * sz.P)                               \
+  X(int32_t, sa_req_vc, (long long)sz.reps * sz.P) /* SA scratch, per input */ \
+  X(int32_t, sa_grant, (long long)sz.reps * sz.P)  /* SA scratch, per output */ \
+  X(i64, port_flits, (long long)sz.reps * sz.P)                         \
+  X(int32_t, pk_dst, (long long)sz.reps * sz.N * sz.S)                        \
+  X(int32_t, pk_size, (long long)sz.reps * sz.N * sz.S)                       \
+  X(int32_t, pk_hops, (long long)sz.reps * sz.N * sz.S)                       \
+  X(int32_t, pk_route, (long long)sz.reps * sz.N * sz.S)                      \
+  X(i64, pk_create, (long long)sz.reps * sz.N * sz.S)                   \
+  X(i64, pk_inject, (long long)sz.reps * sz.N * sz.S)                   \
+  X(i64, pk_free_at, (long long)sz.reps * sz.N * sz.S)                  \
+  X(i64, ni_scan, (long long)sz.reps * sz.N)                            \
+  X(int32_t, ni_pid, (long long)sz.reps * sz.N)                               \
+  X(int32_t, ni_sent, (long long)sz.reps * sz.N)                              \
+  X(int32_t, ni_vc, (long long)sz.reps * sz.N)                                \
+  X(int32_t, ni_next_slot, (long long)sz.reps * sz.N)                         \
+  X(int32_t, ni_credits, (long long)sz.reps * sz.N * sz.V)                    \
+  X(i64, node_created_flits, (long long)sz.reps * sz.N)                 \
+  X(i64, node_ejected_flits, (long long)sz.reps * sz.N)                 \
+  X(i64, node_tagged_created, (long long)sz.reps * sz.N)                \
+  X(i64, node_tagged_delivered, (long long)sz.reps * sz.N)              \
+  X(i64, node_flits_sent, (long long)sz.reps * sz.N)                    \
+  X(i64, node_flits_received, (long long)sz.reps * sz.N)                \
+  X(i64, node_slot_stalls, (long long)sz.reps * sz.N)                   \
+  X(i64, router_last_move, (long long)sz.reps * sz.R)                   \
+  X(i64, rep_sums, (long long)sz.reps * kRepSums)                       \
+  X(i64, lat_hist, (long long)sz.reps * sz.bins)                        \
+  X(i64, nlat_hist, (long long)sz.reps * sz.bins)                       \
+  X(i64, hop_hist, (long long)sz.reps * kHopBins)
+
+#define FLITSIM_STATE_ARRAYS(X) FLITSIM_TOPOLOGY_ARRAYS(X) FLITSIM_REPLICA_ARRAYS(X)
+
+// What the phase functions see: sizes, parameters and one raw pointer per array.
+struct SimView {
+  Sizes sz;
+  SimParams prm;
+#define FLITSIM_VIEW_FIELD(type, name, count) type* name;
+  FLITSIM_STATE_ARRAYS(FLITSIM_VIEW_FIELD)
+#undef FLITSIM_VIEW_FIELD
+
+  // Index helpers: replica-major, then the entity.
+  FLITSIM_HD long long pv(int rep, int gp, int v) const { return ((long long)rep * sz.P + gp) * sz.V + v; }
+  FLITSIM_HD long long pp(int rep, int gp) const { return (long long)rep * sz.P + gp; }
+  FLITSIM_HD long long nn(int rep, int n) const { return (long long)rep * sz.N + n; }
+  FLITSIM_HD long long pk(int rep, int32_t pid) const { return (long long)rep * sz.N * sz.S + pid; }
+  FLITSIM_HD bool in_window(long long t) const { return t >= prm.warmup && t < prm.warmup + prm.measure; }
+  // First VC of deadlock class c (classes split the V VCs into contiguous ranges).
+  FLITSIM_HD int class_vc_lo(int c) const { return c * sz.V / prm.vc_classes; }
+  FLITSIM_HD int class_vc_hi(int c) const { return (c + 1) * sz.V / prm.vc_classes; }
+};
+
+}  // namespace flitsim

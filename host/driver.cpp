@@ -1,0 +1,117 @@
+#include "driver.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <numeric>
+
+#include "backend.hpp"
+#include "invariants.hpp"
+
+namespace flitsim {
+
+namespace {
+
+std::unique_ptr<Backend> choose_backend(const std::string& want, int threads) {
+  if (want == "cpu") return make_cpu_backend(threads);
+  std::string why;
+  if (want == "cuda") {
+    if (!cuda_usable(&why)) throw ConfigError("backend: cuda was requested but " + why);
+    return make_cuda_backend();
+  }
+  if (want != "auto") throw ConfigError("backend: must be auto, cpu or cuda, got \"" + want + "\"");
+  return cuda_usable(nullptr) ? make_cuda_backend() : make_cpu_backend(threads);
+}
+
+// Sum of replica rep's slice of an array with n entries per replica.
+template <class T>
+long long replica_sum(const std::vector<T>& a, int rep, long long n) {
+  return std::accumulate(a.begin() + rep * n, a.begin() + (rep + 1) * n, 0LL);
+}
+
+template <class T>
+std::vector<T> replica_slice(const std::vector<T>& a, int rep, long long n) {
+  return std::vector<T>(a.begin() + rep * n, a.begin() + (rep + 1) * n);
+}
+
+ReplicaStats collect(const HostState& h, const EngineConfig& cfg, int rep) {
+  const Sizes& sz = h.sz;
+  ReplicaStats s;
+  s.load = cfg.loads[rep];
+  s.seed = cfg.seeds[rep];
+  s.node_created_flits = replica_slice(h.node_created_flits, rep, sz.N);
+  s.node_ejected_flits = replica_slice(h.node_ejected_flits, rep, sz.N);
+  s.created_flits = replica_sum(h.node_created_flits, rep, sz.N);
+  s.ejected_flits = replica_sum(h.node_ejected_flits, rep, sz.N);
+  s.packets_tagged = replica_sum(h.node_tagged_created, rep, sz.N);
+  s.packets_measured = replica_sum(h.node_tagged_delivered, rep, sz.N);
+  s.slot_stalls = replica_sum(h.node_slot_stalls, rep, sz.N);
+  const long long* sums = &h.rep_sums[(long long)rep * kRepSums];
+  s.latency_sum = sums[kLatencySum];
+  s.network_latency_sum = sums[kNetLatencySum];
+  s.hops_sum = sums[kHopsSum];
+  s.latency_hist = replica_slice(h.lat_hist, rep, sz.bins);
+  s.network_latency_hist = replica_slice(h.nlat_hist, rep, sz.bins);
+  s.hop_hist = replica_slice(h.hop_hist, rep, kHopBins);
+  s.channel_flits = replica_slice(h.port_flits, rep, sz.P);
+  return s;
+}
+
+}  // namespace
+
+RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::string& backend_name, int threads,
+                     const ProgressFn& progress) {
+  HostState h = make_initial_state(topo, cfg);  // validates before anything runs
+  std::unique_ptr<Backend> backend = choose_backend(backend_name, threads);
+  const auto start = std::chrono::steady_clock::now();
+  backend->upload(h);
+
+  const Sizes& sz = h.sz;
+  const long long window_end = cfg.warmup + cfg.measure, limit = window_end + cfg.drain_limit;
+  std::vector<bool> done(sz.reps, false);
+  long long t = 0;
+  bool drained = false;
+  while (!drained && t < limit) {
+    const long long n = std::min(cfg.chunk, limit - t);
+    backend->run(t, n);
+    t += n;
+    backend->sync_counters(h);
+    int n_done = 0;
+    for (int rep = 0; rep < sz.reps; ++rep) {
+      const long long buffered = replica_sum(h.ivc_count, rep, (long long)sz.P * sz.V);
+      const long long last = *std::max_element(h.router_last_move.begin() + (long long)rep * sz.R,
+                                               h.router_last_move.begin() + (long long)(rep + 1) * sz.R);
+      if (buffered > 0 && t - 1 - last > cfg.watchdog) {
+        backend->download(h);
+        throw DeadlockError("deadlock: no flit moved for " + std::to_string(t - 1 - last) + " cycles (watchdog " +
+                            std::to_string(cfg.watchdog) + ") at cycle " + std::to_string(t) + " in replica " +
+                            std::to_string(rep) + " with " + std::to_string(buffered) +
+                            " flits buffered; blocked input VCs:\n" + describe_blocked(h, rep, 12));
+      }
+      done[rep] = t >= window_end && replica_sum(h.node_tagged_delivered, rep, sz.N) ==
+                                         replica_sum(h.node_tagged_created, rep, sz.N);
+      n_done += done[rep];
+    }
+    drained = n_done == sz.reps;
+    if (progress) progress(t, window_end, n_done);
+  }
+  backend->download(h);
+  const auto stop = std::chrono::steady_clock::now();
+
+  const std::string broken = check_conservation(h);
+  if (!broken.empty()) throw InvariantError("flit/credit conservation violated (a flitsim bug):\n" + broken);
+
+  RunOutput out;
+  out.backend = backend->name();
+  out.cycles = t;
+  out.wall_seconds = std::chrono::duration<double>(stop - start).count();
+  out.state_bytes = h.bytes();
+  out.packet_slots = sz.S;
+  out.vc_classes = h.prm.vc_classes;
+  for (int rep = 0; rep < sz.reps; ++rep) {
+    out.replicas.push_back(collect(h, cfg, rep));
+    out.replicas.back().saturated = !done[rep];
+  }
+  return out;
+}
+
+}  // namespace flitsim

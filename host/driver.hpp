@@ -1,0 +1,51 @@
+// The run loop (DESIGN.md §1, §6): warm-up, measurement window, drain until every measured
+// packet has arrived or the drain limit declares saturation; a progress watchdog between
+// chunks of cycles; flit and credit conservation checked at the end of every run.
+#pragma once
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine_config.hpp"
+#include "topology.hpp"
+
+namespace flitsim {
+
+// No flit moved for `watchdog` cycles while flits were buffered. The message names blocked VCs.
+struct DeadlockError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// An invariant of the model broke (a bug, never a user error).
+struct InvariantError : std::logic_error {
+  using std::logic_error::logic_error;
+};
+
+struct ReplicaStats {
+  double load = 0;
+  uint64_t seed = 0;
+  bool saturated = false;
+  long long created_flits = 0, ejected_flits = 0, packets_tagged = 0, packets_measured = 0;
+  long long latency_sum = 0, network_latency_sum = 0, hops_sum = 0, slot_stalls = 0;
+  std::vector<long long> latency_hist, network_latency_hist, hop_hist, channel_flits;
+  std::vector<long long> node_created_flits, node_ejected_flits;
+};
+
+struct RunOutput {
+  std::string backend;
+  long long cycles = 0;
+  double wall_seconds = 0;
+  size_t state_bytes = 0;
+  int32_t packet_slots = 0, vc_classes = 0;
+  std::vector<ReplicaStats> replicas;
+};
+
+// Called between chunks with (current cycle, end of the measurement window, replicas done).
+// It may throw to abort the run (e.g. on Ctrl-C).
+using ProgressFn = std::function<void(long long, long long, int)>;
+
+// backend: "cpu", "cuda" or "auto" (CUDA when usable, else CPU). threads: CPU threads, 0 = all.
+RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::string& backend, int threads,
+                     const ProgressFn& progress);
+
+}  // namespace flitsim

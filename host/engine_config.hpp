@@ -1,0 +1,36 @@
+// The engine's view of a configuration: the [router], [channels], [routing], [traffic] and
+// [sim] sections, checked against the topology before anything is allocated.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "host_state.hpp"
+#include "params.hpp"
+#include "topology.hpp"
+
+namespace flitsim {
+
+struct EngineConfig {
+  int32_t vcs = 4, buffer = 32, router_latency = 2;
+  Params channels{"channels"};
+  std::string algorithm = "min", selection = "oblivious";
+  std::string pattern = "uniform";
+  int32_t packet_size = 1;
+  long long warmup = 1000, measure = 2000, drain_limit = 50000, watchdog = 5000, chunk = 128;
+  int32_t packet_slots = 0, latency_bins = 16384;
+  std::vector<double> loads{0.1};     // one entry per replica
+  std::vector<uint64_t> seeds{1};     // one entry per replica
+};
+
+// Reads the sections (already defaulted by the Python front end; defaults here too so the
+// C++ API is usable alone). Throws ConfigError naming the key and the rule.
+EngineConfig parse_engine_config(const Params& router, const Params& channels, const Params& routing,
+                                 const Params& traffic, const Params& sim);
+
+// Builds the initial state for `cfg` on `topo`: sizes, parameters, topology tables, channel
+// rings, credits. Throws ConfigError for combinations the topology cannot support (too few
+// VCs for the routing's deadlock scheme, unknown channel classes, too large a network).
+HostState make_initial_state(const Topology& topo, const EngineConfig& cfg);
+
+}  // namespace flitsim

@@ -1,0 +1,28 @@
+// Host-side storage of the whole simulation state: one std::vector per array of
+// FLITSIM_STATE_ARRAYS. The CPU backend simulates on it directly; the CUDA backend uploads it,
+// simulates on the device and downloads it back for statistics and invariant checks.
+#pragma once
+#include <cstddef>
+#include <vector>
+
+#include "cuda/state.cuh"
+
+namespace flitsim {
+
+struct HostState {
+  Sizes sz;
+  SimParams prm;
+#define FLITSIM_HOST_FIELD(type, name, count) std::vector<type> name;
+  FLITSIM_STATE_ARRAYS(FLITSIM_HOST_FIELD)
+#undef FLITSIM_HOST_FIELD
+
+  // Resizes every array to its count (zero-filled).
+  void allocate();
+  // Raw pointers into this object's vectors.
+  SimView view();
+  // Bytes of state in total and per replica (what a device must hold).
+  size_t bytes() const;
+  size_t replica_bytes() const;
+};
+
+}  // namespace flitsim

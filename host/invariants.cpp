@@ -1,0 +1,92 @@
+#include "invariants.hpp"
+
+#include <sstream>
+
+#include "cuda/flit.cuh"
+
+namespace flitsim {
+
+std::string check_conservation(const HostState& h) {
+  const Sizes& sz = h.sz;
+  std::ostringstream err;
+  for (int rep = 0; rep < sz.reps; ++rep) {
+    const long long pv0 = (long long)rep * sz.P * sz.V;
+    // Flits per (input port, VC) on the channel into it, and credits per (output port, VC).
+    std::vector<long long> in_flight(size_t(sz.P) * sz.V, 0), credit_flight(size_t(sz.P) * sz.V, 0);
+    std::vector<long long> nic_flight(size_t(sz.N) * sz.V, 0);
+    long long sent = 0, received = 0, buffered = 0, on_wire = 0;
+    for (int gp = 0; gp < sz.P; ++gp) {
+      for (int k = 0; k < h.fring_len[gp]; ++k) {
+        flit_t f = h.fring[(long long)rep * sz.fring_total + h.fring_off[gp] + k];
+        if (f != kNoFlit) ++on_wire, ++in_flight[size_t(gp) * sz.V + flit_vc(f)];
+      }
+      for (int k = 0; k < h.cring_len[gp]; ++k) {
+        int v = h.cring[(long long)rep * sz.cring_total + h.cring_off[gp] + k];
+        if (v >= 0) ++credit_flight[size_t(gp) * sz.V + v];
+      }
+      for (int v = 0; v < sz.V; ++v) buffered += h.ivc_count[pv0 + (long long)gp * sz.V + v];
+    }
+    for (int n = 0; n < sz.N; ++n) {
+      sent += h.node_flits_sent[(long long)rep * sz.N + n];
+      received += h.node_flits_received[(long long)rep * sz.N + n];
+      for (int k = 0; k < h.ering_len[n]; ++k)
+        if (h.ering[(long long)rep * sz.ering_total + h.ering_off[n] + k] != kNoFlit) ++on_wire;
+      for (int k = 0; k < h.nicring_len[n]; ++k) {
+        int v = h.nicring[(long long)rep * sz.nicring_total + h.nicring_off[n] + k];
+        if (v >= 0) ++nic_flight[size_t(n) * sz.V + v];
+      }
+    }
+    if (sent != received + buffered + on_wire)
+      err << "replica " << rep << ": flits sent " << sent << " != received " << received << " + buffered "
+          << buffered << " + on channels " << on_wire << "\n";
+    const long long overflow = h.rep_sums[(long long)rep * kRepSums + kBufferOverflows];
+    if (overflow) err << "replica " << rep << ": " << overflow << " flits arrived at a full buffer\n";
+    // Credits: for each router output (gp, v) feeding input (peer, v).
+    for (int gp = 0; gp < sz.P; ++gp) {
+      const int peer = h.peer_port[gp];
+      for (int v = 0; v < sz.V; ++v) {
+        long long total;
+        if (peer >= 0) {
+          total = h.ovc_credits[pv0 + (long long)gp * sz.V + v] + credit_flight[size_t(gp) * sz.V + v] +
+                  in_flight[size_t(peer) * sz.V + v] + h.ivc_count[pv0 + (long long)peer * sz.V + v];
+        } else {  // the node interface feeds terminal port gp
+          const int n = h.port_node[gp];
+          total = h.ni_credits[((long long)rep * sz.N + n) * sz.V + v] + nic_flight[size_t(n) * sz.V + v] +
+                  in_flight[size_t(gp) * sz.V + v] + h.ivc_count[pv0 + (long long)gp * sz.V + v];
+        }
+        if (total != sz.B) {
+          err << "replica " << rep << ": credits for port " << gp << " VC " << v << " sum to " << total
+              << " instead of the buffer depth " << sz.B << "\n";
+          return err.str();
+        }
+      }
+    }
+  }
+  return err.str();
+}
+
+std::string describe_blocked(const HostState& h, int rep, int limit) {
+  const Sizes& sz = h.sz;
+  std::ostringstream out;
+  int shown = 0;
+  for (int gp = 0; gp < sz.P && shown < limit; ++gp)
+    for (int v = 0; v < sz.V && shown < limit; ++v) {
+      const long long q = ((long long)rep * sz.P + gp) * sz.V + v;
+      if (h.ivc_count[q] == 0) continue;
+      const int op = h.ivc_out_port[q], ov = h.ivc_out_vc[q];
+      out << "  router " << h.port_router[gp] << " input port " << gp - h.port_offset[h.port_router[gp]] << " VC "
+          << v << ": " << h.ivc_count[q] << " flits";
+      if (op < 0) {
+        out << ", not routed";
+      } else {
+        out << ", to port " << op - h.port_offset[h.port_router[op]];
+        if (ov < 0) out << " waiting for an output VC";
+        else out << " VC " << ov << " with " << h.ovc_credits[((long long)rep * sz.P + op) * sz.V + ov] << " credits";
+      }
+      out << "\n";
+      ++shown;
+    }
+  return out.str();
+}
+
+}  // namespace flitsim

@@ -1,0 +1,30 @@
+"""flitsim: cycle-level simulation of interconnection networks on GPUs and CPUs.
+
+    >>> import flitsim
+    >>> cfg = flitsim.load_config("configs/dragonfly-1k.toml")
+    >>> res = flitsim.run(cfg)
+    >>> res.accepted, res.latency_mean
+"""
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .results import Result  # noqa: E402
+
+
+def __getattr__(name):
+    # Lazy imports keep `import flitsim` cheap and let the front end load without the engine.
+    if name in ("run", "run_replicas", "available_backends", "backend_status"):
+        from . import engine
+        return getattr(engine, name)
+    if name in ("load_config", "loads_config", "normalize", "ConfigError"):
+        from . import config
+        return getattr(config, name)
+    if name in ("topology",):
+        import importlib
+        return importlib.import_module(".topology", __name__)
+    raise AttributeError(name)
+
+
+__all__ = ["Result", "run", "run_replicas", "load_config", "loads_config", "normalize",
+           "ConfigError", "available_backends", "backend_status", "topology", "__version__"]

@@ -1,0 +1,129 @@
+"""Runs the compiled engine on a configuration and turns its integer counters into Results."""
+from __future__ import annotations
+
+import sys
+import time
+from typing import Callable, Sequence
+
+import numpy as np
+
+from .results import Result
+
+# A replica is saturated when its measured packets did not all arrive within sim.drain_limit
+# cycles after the window, or when the network accepted clearly less than was offered.
+SATURATION_TOLERANCE = 0.05
+SATURATION_RULE = (
+    "saturated = measured packets not all delivered within sim.drain_limit cycles after the "
+    f"window, or accepted < (1 - {SATURATION_TOLERANCE}) * offered"
+)
+
+
+def _core():
+    from . import _core as core  # the compiled extension
+    return core
+
+
+def available_backends() -> list[str]:
+    """Backends usable on this machine, best first."""
+    core = _core()
+    ok, _ = core.cuda_usable() if core.cuda_compiled() else (False, "")
+    return ["cuda", "cpu"] if ok else ["cpu"]
+
+
+def backend_status() -> str:
+    """One line saying which backend `auto` picks here and why."""
+    core = _core()
+    if not core.cuda_compiled():
+        return "cpu (this build has no CUDA backend)"
+    ok, why = core.cuda_usable()
+    return "cuda" if ok else f"cpu ({why})"
+
+
+class _Progress:
+    """A one-line progress report on stderr, refreshed at most every 0.5 s."""
+
+    def __init__(self, stream=sys.stderr):
+        self.stream, self.start, self.last = stream, time.monotonic(), 0.0
+
+    def __call__(self, cycle: int, window_end: int, done: int) -> None:
+        now = time.monotonic()
+        if now - self.last < 0.5:
+            return
+        self.last = now
+        rate = cycle / max(now - self.start, 1e-9)
+        stage = f"{100.0 * min(cycle, window_end) / window_end:5.1f}% of warm-up+window" \
+            if cycle < window_end else f"draining ({done} replica(s) done)"
+        self.stream.write(f"\r  cycle {cycle:>9}  {stage}  {rate:,.0f} cycles/s ")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.last:
+            self.stream.write("\n")
+
+
+def simulate_raw(config: dict, backend: str | None = None, threads: int | None = None,
+                 progress: bool | Callable = False, loads: Sequence[float] | None = None,
+                 seeds: Sequence[int] | None = None) -> dict:
+    """The engine's raw output for a normalised config (several replicas when loads/seeds
+    are given: one replica per (load, seed) pair, all advancing in one engine run)."""
+    cb = _Progress() if progress is True else (progress or None)
+    try:
+        return _core().simulate(config, backend or "auto", int(threads or 0), cb,
+                                None if loads is None else [float(x) for x in loads],
+                                None if seeds is None else [int(x) for x in seeds])
+    finally:
+        if isinstance(cb, _Progress):
+            cb.close()
+
+
+def results_from_raw(raw: dict, config: dict) -> list[Result]:
+    sim = config.get("sim", {})
+    warmup, measure = int(sim.get("warmup", 1000)), int(sim.get("measure", 2000))
+    out = []
+    for rep in raw["replicas"]:
+        res = Result(
+            backend=raw["backend"], nodes=raw["nodes"], routers=raw["routers"], load=rep["load"],
+            seed=rep["seed"], cycles=raw["cycles"], wall_seconds=raw["wall_seconds"],
+            warmup=warmup, measure=measure, saturated=False, drained=not rep["saturated"],
+            **{k: rep[k] for k in (
+                "created_flits", "ejected_flits", "packets_measured", "packets_tagged",
+                "latency_sum", "network_latency_sum", "hops_sum", "slot_stalls",
+                "latency_hist", "network_latency_hist", "hop_hist", "channel_flits",
+                "node_created_flits", "node_ejected_flits")},
+            port_router=raw["port_router"], peer_port=raw["peer_port"],
+            port_class=raw["port_class"], class_names=list(raw["class_names"]), config=config,
+        )
+        res.saturated = (not res.drained) or res.accepted < (1 - SATURATION_TOLERANCE) * res.offered
+        out.append(res)
+    return out
+
+
+def _normalize(config: dict) -> dict:
+    try:
+        from .config import normalize
+    except ImportError:  # pragma: no cover - config module missing in a broken checkout
+        return config
+    return normalize(config)
+
+
+def run(config: dict, backend: str | None = None, progress: bool | Callable = False,
+        threads: int | None = None) -> Result:
+    """Simulate one configuration (validated first) and return its Result.
+
+    backend: "cpu", "cuda" or None (the GPU when one is usable, else the CPU).
+    threads: CPU threads (default: all cores, or OMP_NUM_THREADS).
+    """
+    cfg = _normalize(config)
+    raw = simulate_raw(cfg, backend, threads, progress)
+    return results_from_raw(raw, cfg)[0]
+
+
+def run_replicas(config: dict, loads: Sequence[float], seeds: Sequence[int] | None = None,
+                 backend: str | None = None, progress: bool | Callable = False,
+                 threads: int | None = None) -> list[Result]:
+    """Simulate several replicas of one topology in one engine run, one per load (and seed)."""
+    cfg = _normalize(config)
+    if seeds is None:
+        seeds = [int(cfg.get("sim", {}).get("seed", 1))] * len(loads)
+    raw = simulate_raw(cfg, backend, threads, progress, loads, seeds)
+    return results_from_raw(raw, cfg)
