@@ -122,6 +122,8 @@ def test_bad_input_is_refused(tmp_path, make_result):
         write_results(path, [make_result(), other], cfg)
     with pytest.raises(ValueError, match="reserved"):
         write_results(path, [make_result()], cfg, extra_attrs={"created": "now"})
+    with pytest.raises(TypeError):  # fails half-way through writing: config is not JSON
+        write_results(path, [make_result()], {"sim": {"odd": {1, 2}}})
     assert not path.exists()
     assert list(tmp_path.iterdir()) == []  # no temporary file left behind
 
