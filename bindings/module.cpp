@@ -37,7 +37,7 @@ Params to_params(const std::string& section, py::handle obj) {
       }
       p.set_ints(k, std::move(xs));
     } else {
-      p.fail(k, "unsupported value type " + std::string(py::str(v.get_type())));
+      p.fail(k, "unsupported value type " + std::string(py::str(py::type::handle_of(v))));
     }
   }
   return p;
