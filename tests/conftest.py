@@ -24,7 +24,7 @@ def build_result(load: float = 0.1, seed: int = 1, nodes: int = 8, bins: int = 6
     peer[link] = np.roll(link, 1)
     fields = dict(
         backend="cpu", nodes=nodes, routers=routers, load=load, seed=seed, cycles=3456,
-        wall_seconds=0.25, warmup=1000, measure=2000, saturated=False,
+        wall_seconds=0.25, warmup=1000, measure=2000, saturated=False, drained=True,
         created_flits=int(load * nodes * 2000), ejected_flits=int(load * nodes * 2000) - 3,
         packets_measured=int(lat.sum()), packets_tagged=int(lat.sum()) + 1,
         latency_sum=int((lat * np.arange(bins)).sum()),

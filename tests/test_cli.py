@@ -28,7 +28,9 @@ def _install(monkeypatch, name: str, **attrs) -> types.ModuleType:
     for k, v in attrs.items():
         setattr(mod, k, v)
     monkeypatch.setitem(sys.modules, f"flitsim.{name}", mod)
-    monkeypatch.setattr(flitsim, name, mod, raising=False)
+    # Through the module dict, not setattr: flitsim's lazy __getattr__ must not run (it
+    # would import the real module), and an attribute absent before is removed afterwards.
+    monkeypatch.setitem(vars(flitsim), name, mod)
     return mod
 
 

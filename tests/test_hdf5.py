@@ -5,6 +5,7 @@ import math
 import pathlib
 from datetime import datetime
 
+import flitsim
 import h5py
 import numpy as np
 import pytest
@@ -53,7 +54,7 @@ def test_layout_matches_the_schema(tmp_path, make_result):
                                                    "meta": {"host": "x"}})
     with h5py.File(path, "r") as f:
         assert f.attrs["schema_version"] == SCHEMA_VERSION == 1
-        assert isinstance(f.attrs["flitsim_version"], str)
+        assert f.attrs["flitsim_version"] == flitsim.__version__
         assert datetime.fromisoformat(f.attrs["created"]).tzinfo is not None
         assert f.attrs["sweep_key"] == "traffic.load"
         assert list(f.attrs["sweep_values"]) == [0.1, 0.2]
@@ -133,6 +134,9 @@ def test_existing_file_is_replaced_and_version_checked(tmp_path, make_result):
     write_results(path, [make_result(seed=1), make_result(seed=2)], normalize({}))
     write_results(path, [make_result(seed=3)], normalize({}))
     assert [r.seed for r in read_results(path)] == [3]
+    plain = tmp_path / "plain"
+    plain.write_text("")
+    assert path.stat().st_mode == plain.stat().st_mode  # permissions follow the umask
     with h5py.File(path, "a") as f:
         f.attrs["schema_version"] = 99
     with pytest.raises(ValueError, match="unsupported flitsim schema_version 99"):

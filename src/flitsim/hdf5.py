@@ -9,13 +9,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import tempfile
 from datetime import datetime, timezone
 from typing import Any
 
 import h5py
 import numpy as np
 
+from . import __version__
 from .results import Result
 
 __all__ = ["SCHEMA_VERSION", "write_results", "read_results", "read_config", "read_attrs"]
@@ -29,14 +29,6 @@ _RESERVED_ROOT = ("flitsim_version", "schema_version", "created")
 # results.py uses `from __future__ import annotations`).
 _SCALAR_TYPES = {f.name: f.type for f in dataclasses.fields(Result)}
 _CASTS = {"int": int, "float": float, "bool": bool, "str": str}
-
-
-def _version() -> str:
-    try:
-        from importlib.metadata import version
-        return version("flitsim")
-    except Exception:  # not installed (running from a source tree)
-        return "unknown"
 
 
 def _attr(v: Any) -> Any:
@@ -86,20 +78,20 @@ def write_results(path: str | os.PathLike, results: list[Result], config: dict,
         raise ValueError(f"extra_attrs: reserved attribute names {clash}")
 
     path = os.fspath(path)
-    fd, tmp = tempfile.mkstemp(prefix=".flitsim-", suffix=".h5.tmp",
-                               dir=os.path.dirname(os.path.abspath(path)))
-    os.close(fd)
+    # Same folder (so the rename is atomic); not mkstemp, whose mode 0600 would ignore umask.
+    tmp = f"{path}.{os.getpid()}.tmp"
     try:
         with h5py.File(tmp, "w") as f:
             _write_file(f, results, config, extra)
         os.replace(tmp, path)
     except BaseException:
-        os.unlink(tmp)
+        if os.path.exists(tmp):
+            os.unlink(tmp)
         raise
 
 
 def _write_file(f: h5py.File, results: list[Result], config: dict, extra: dict) -> None:
-    f.attrs["flitsim_version"] = _version()
+    f.attrs["flitsim_version"] = __version__
     f.attrs["schema_version"] = np.int64(SCHEMA_VERSION)
     f.attrs["created"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
     for k, v in extra.items():
