@@ -29,12 +29,14 @@ def test_empty_config_gets_every_default():
     assert cfg["channels"] == {"latency": 1}
     assert cfg["traffic"]["load"] == 0.1 and cfg["traffic"]["pattern"] == "uniform"
     assert cfg["sim"] == {"warmup": 1000, "measure": 2000, "seed": 1, "drain_limit": 50000,
-                          "watchdog": 5000, "packet_slots": 0, "latency_bins": 16384}
+                          "watchdog": 5000, "packet_slots": 0, "latency_bins": 16384,
+                          "chunk": 128}
+    assert cfg["routing"] == {"algorithm": "min", "deadlock_avoidance": True}
 
 
 def test_optional_keys_stay_absent_until_set():
     cfg = normalize({})
-    assert cfg["routing"] == {"algorithm": "min"}
+    assert set(cfg["routing"]) == {"algorithm", "deadlock_avoidance"}
     assert "shift" not in cfg["traffic"]
     cfg = normalize({"routing": {"algorithm": "ugal", "n_indirect": 2, "penalty": 1,
                                  "threshold": 50, "deroutes": 0, "valiant": "any",
@@ -128,9 +130,11 @@ BAD = [
     ({"traffic": {"load": "0.5"}}, r'^traffic\.load: must be in \[0, 1\], got "0.5"$'),
     ({"traffic": {"load": True}}, r"^traffic\.load: must be in \[0, 1\], got true$"),
     ({"routing": {"penalty": "1"}}, r"^routing\.penalty: must be a number >= 0"),
-    ({"topology": {"p": {"x": 1}}}, r"^topology\.p: must be a string, number, boolean or a list"),
+    ({"topology": {"p": {"x": 1}}}, r"^topology\.p: must be a string, number, boolean or a list of integers"),
     ({"topology": {"kind": "hyperx", "widths": []}}, r"^topology\.widths: must be"),
     ({"topology": {"kind": "hyperx", "widths": [4, "4"]}}, r"^topology\.widths: must be"),
+    ({"topology": {"kind": "hyperx", "widths": [4, 4.5]}}, r"^topology\.widths: .* list of integers"),
+    ({"topology": {"kind": "hyperx", "widths": [4, True]}}, r"^topology\.widths: must be"),
     ({"topology": {"p": math.nan}}, r"^topology\.p: must be"),
     ({"channels": {"global": "10"}}, r"^channels\.global: must be an integer >= 1"),
     # zero / negative sizes
@@ -150,6 +154,9 @@ BAD = [
     ({"sim": {"latency_bins": 15}}, r"^sim\.latency_bins: must be an integer >= 16, got 15$"),
     ({"routing": {"n_indirect": 0}}, r"^routing\.n_indirect: must be an integer >= 1"),
     ({"routing": {"deroutes": -1}}, r"^routing\.deroutes: must be an integer >= 0"),
+    ({"sim": {"chunk": 0}}, r"^sim\.chunk: must be an integer >= 1, got 0$"),
+    ({"routing": {"deadlock_avoidance": 1}}, r"^routing\.deadlock_avoidance: must be true or false, got 1$"),
+    ({"routing": {"deadlock_avoidance": "no"}}, r'^routing\.deadlock_avoidance: must be true or false, got "no"$'),
     # ranges of floats
     ({"traffic": {"load": 1.5}}, r"^traffic\.load: must be in \[0, 1\], got 1\.5$"),
     ({"traffic": {"load": -0.1}}, r"^traffic\.load: must be in \[0, 1\], got -0\.1$"),
@@ -309,6 +316,7 @@ def test_docs_list_every_key_and_name():
     assert not missing, f"docs/configuration.md lacks {missing}"
     for section, keys in DEFAULTS.items():
         for key, value in keys.items():
-            shown = f'"{value}"' if isinstance(value, str) else str(value)
+            shown = (f'"{value}"' if isinstance(value, str) else
+                     str(value).lower() if isinstance(value, bool) else str(value))
             row = re.search(rf"^\| `{key}` \|.*$", text[text.index(f"## `[{section}]`"):], re.M)
             assert row and f"`{shown}`" in row.group(0), f"{section}.{key} default not documented"

@@ -57,10 +57,10 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "topology": {"kind": "dragonfly"},
     "router": {"vcs": 4, "buffer": 32, "latency": 2},
     "channels": {"latency": 1},
-    "routing": {"algorithm": "min"},
+    "routing": {"algorithm": "min", "deadlock_avoidance": True},
     "traffic": {"pattern": "uniform", "load": 0.1, "packet_size": 1, "placement": "contiguous"},
     "sim": {"warmup": 1000, "measure": 2000, "seed": 1, "drain_limit": 50000, "watchdog": 5000,
-            "packet_slots": 0, "latency_bins": 16384},
+            "packet_slots": 0, "latency_bins": 16384, "chunk": 128},
 }
 SECTIONS = tuple(DEFAULTS)
 
@@ -110,6 +110,12 @@ def _float(lo: float, hi: float | None = None) -> Checker:
     return check
 
 
+def _bool(key: str, v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise ConfigError(f"{key}: must be true or false, got {_show(v)}")
+    return v
+
+
 def _choice(names: Sequence[str], what: str = "value") -> Checker:
     def check(key: str, v: Any) -> str:
         if not isinstance(v, str) or v not in names:
@@ -129,6 +135,7 @@ SCHEMA: dict[str, dict[str, Checker]] = {
         "threshold": _float(0, 100),
         "deroutes": _int(0),
         "selection": _choice(("oblivious", "adaptive")),
+        "deadlock_avoidance": _bool,
     },
     "traffic": {
         "pattern": _choice(PATTERNS, "pattern"),
@@ -140,18 +147,20 @@ SCHEMA: dict[str, dict[str, Checker]] = {
     "sim": {
         "warmup": _int(0), "measure": _int(1), "seed": _int(0), "drain_limit": _int(1),
         "watchdog": _int(1), "packet_slots": _int(0), "latency_bins": _int(16),
+        "chunk": _int(1),
     },
 }
 _channel_latency = _int(1)
 
 
 def _topology_value(key: str, v: Any) -> Any:
-    """Builder parameters: a string, number, boolean or a non-empty list of numbers."""
+    """Builder parameters: a string, number, boolean or a non-empty list of integers (the
+    only list type the builders read)."""
     if isinstance(v, (str, bool)) or (_is_number(v) and math.isfinite(v)):
         return v
-    if isinstance(v, (list, tuple)) and v and all(_is_number(x) and math.isfinite(x) for x in v):
+    if isinstance(v, (list, tuple)) and v and all(_is_int(x) for x in v):
         return list(v)
-    raise ConfigError(f"{key}: must be a string, number, boolean or a list of numbers, "
+    raise ConfigError(f"{key}: must be a string, number, boolean or a list of integers, "
                       f"got {_show(v)}")
 
 
