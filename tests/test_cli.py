@@ -15,6 +15,7 @@ import pytest
 import flitsim
 from flitsim.cli import main
 from flitsim.hdf5 import read_config, read_results
+from results_factory import build_result  # tests/ helper
 
 REQUIRED = ("offered", "accepted", "latency_mean", "latency_p99", "hops_mean", "saturated",
             "cycles", "wall_seconds", "backend")
@@ -35,7 +36,7 @@ def _install(monkeypatch, name: str, **attrs) -> types.ModuleType:
 
 
 @pytest.fixture
-def engine(monkeypatch, make_result):
+def engine(monkeypatch):
     """Fake flitsim.engine: records each call; `engine.result` / `engine.error` steer it."""
     def run(config, backend=None, progress=False, threads=None):
         fake.calls.append(dict(config=config, backend=backend, progress=progress,
@@ -46,7 +47,7 @@ def engine(monkeypatch, make_result):
             print("engine chatter on stdout")
         return fake.result
     fake = _install(monkeypatch, "engine", run=run, available_backends=lambda: ["cpu"],
-                    calls=[], error=None, chatter=False, result=make_result(load=0.3))
+                    calls=[], error=None, chatter=False, result=build_result(load=0.3))
     return fake
 
 
@@ -71,9 +72,8 @@ def test_run_json_prints_one_object(engine, config_file, capsys):
     assert engine.calls[0]["progress"] is False  # no progress bar around JSON output
 
 
-def test_json_maps_nan_to_null_and_keeps_stdout_clean(engine, config_file, capsys,
-                                                      make_result):
-    engine.result = make_result(packets_measured=0, latency_hist=np.zeros(64, np.int64))
+def test_json_maps_nan_to_null_and_keeps_stdout_clean(engine, config_file, capsys):
+    engine.result = build_result(packets_measured=0, latency_hist=np.zeros(64, np.int64))
     engine.chatter = True
     assert main(["run", str(config_file), "--json"]) == 0
     captured = capsys.readouterr()

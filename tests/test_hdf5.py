@@ -5,14 +5,15 @@ import math
 import pathlib
 from datetime import datetime
 
-import flitsim
 import h5py
 import numpy as np
 import pytest
 
+import flitsim
 from flitsim.config import normalize
 from flitsim.hdf5 import SCHEMA_VERSION, read_attrs, read_config, read_results, write_results
 from flitsim.results import SUMMARY_KEYS, Result
+from results_factory import build_result  # tests/ helper
 
 DOCS = pathlib.Path(__file__).resolve().parents[1] / "docs" / "hdf5.md"
 
@@ -28,10 +29,10 @@ def assert_same(a: Result, b: Result) -> None:
     assert a.class_names == b.class_names and a.config == b.config
 
 
-def test_round_trip_is_exact(tmp_path, make_result):
+def test_round_trip_is_exact(tmp_path):
     cfg = normalize({"topology": {"kind": "hyperx", "widths": [4, 4]}, "channels": {"global": 3}})
-    results = [make_result(load=0.1, seed=1),
-               make_result(load=0.35, seed=7, saturated=True, backend="cuda",
+    results = [build_result(load=0.1, seed=1),
+               build_result(load=0.35, seed=7, saturated=True, backend="cuda",
                            wall_seconds=1 / 3, nodes=1000, latency_sum=2**40 + 1)]
     path = tmp_path / "r.h5"
     write_results(path, results, cfg)
@@ -45,9 +46,9 @@ def test_round_trip_is_exact(tmp_path, make_result):
     assert back[0].summary() == pytest.approx(results[0].summary(), nan_ok=True)
 
 
-def test_layout_matches_the_schema(tmp_path, make_result):
+def test_layout_matches_the_schema(tmp_path):
     cfg = normalize({})
-    results = [make_result(nodes=1000), make_result(seed=2)]
+    results = [build_result(nodes=1000), build_result(seed=2)]
     path = tmp_path / "r.h5"
     write_results(path, results, cfg, extra_attrs={"sweep_key": "traffic.load",
                                                    "sweep_values": [0.1, 0.2],
@@ -88,24 +89,24 @@ def test_layout_matches_the_schema(tmp_path, make_result):
     assert attrs["schema_version"] == 1 and attrs["sweep_key"] == "traffic.load"
 
 
-def test_replica_order_survives_more_than_ten(tmp_path, make_result):
-    results = [make_result(seed=s, load=s / 100) for s in range(12)]
+def test_replica_order_survives_more_than_ten(tmp_path):
+    results = [build_result(seed=s, load=s / 100) for s in range(12)]
     path = tmp_path / "many.h5"
     write_results(path, results, normalize({}))
     assert [r.seed for r in read_results(path)] == list(range(12))
 
 
-def test_topology_is_shared_and_read_only(tmp_path, make_result):
+def test_topology_is_shared_and_read_only(tmp_path):
     path = tmp_path / "r.h5"
-    write_results(path, [make_result(seed=1), make_result(seed=2)], normalize({}))
+    write_results(path, [build_result(seed=1), build_result(seed=2)], normalize({}))
     a, b = read_results(path)
     assert a.port_router is b.port_router
     with pytest.raises(ValueError):
         a.peer_port[0] = 5
 
 
-def test_nan_summary_values_are_stored(tmp_path, make_result):
-    r = make_result(packets_measured=0, latency_hist=np.zeros(64, np.int64))
+def test_nan_summary_values_are_stored(tmp_path):
+    r = build_result(packets_measured=0, latency_hist=np.zeros(64, np.int64))
     path = tmp_path / "r.h5"
     write_results(path, [r], normalize({}))
     with h5py.File(path, "r") as f:
@@ -113,26 +114,26 @@ def test_nan_summary_values_are_stored(tmp_path, make_result):
     assert_same(read_results(path)[0], r)
 
 
-def test_bad_input_is_refused(tmp_path, make_result):
+def test_bad_input_is_refused(tmp_path):
     cfg = normalize({})
     path = tmp_path / "r.h5"
     with pytest.raises(ValueError, match="at least one Result"):
         write_results(path, [], cfg)
-    other = make_result(port_class=np.zeros(12, np.int8))
+    other = build_result(port_class=np.zeros(12, np.int8))
     with pytest.raises(ValueError, match=r"results\[1\]: topology differs"):
-        write_results(path, [make_result(), other], cfg)
+        write_results(path, [build_result(), other], cfg)
     with pytest.raises(ValueError, match="reserved"):
-        write_results(path, [make_result()], cfg, extra_attrs={"created": "now"})
+        write_results(path, [build_result()], cfg, extra_attrs={"created": "now"})
     with pytest.raises(TypeError):  # fails half-way through writing: config is not JSON
-        write_results(path, [make_result()], {"sim": {"odd": {1, 2}}})
+        write_results(path, [build_result()], {"sim": {"odd": {1, 2}}})
     assert not path.exists()
     assert list(tmp_path.iterdir()) == []  # no temporary file left behind
 
 
-def test_existing_file_is_replaced_and_version_checked(tmp_path, make_result):
+def test_existing_file_is_replaced_and_version_checked(tmp_path):
     path = tmp_path / "r.h5"
-    write_results(path, [make_result(seed=1), make_result(seed=2)], normalize({}))
-    write_results(path, [make_result(seed=3)], normalize({}))
+    write_results(path, [build_result(seed=1), build_result(seed=2)], normalize({}))
+    write_results(path, [build_result(seed=3)], normalize({}))
     assert [r.seed for r in read_results(path)] == [3]
     plain = tmp_path / "plain"
     plain.write_text("")
