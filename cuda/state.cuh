@@ -132,8 +132,10 @@ struct SimView {
   FLITSIM_HD long long pk(int rep, int32_t pid) const { return (long long)rep * sz.N * sz.S + pid; }
   FLITSIM_HD bool in_window(long long t) const { return t >= prm.warmup && t < prm.warmup + prm.measure; }
   // First VC of deadlock class c (classes split the V VCs into contiguous ranges).
-  FLITSIM_HD int class_vc_lo(int c) const { return c * sz.V / prm.vc_classes; }
-  FLITSIM_HD int class_vc_hi(int c) const { return (c + 1) * sz.V / prm.vc_classes; }
+  // Classes beyond the configured count collapse into the last one (deadlock_avoidance off).
+  FLITSIM_HD int clamp_class(int c) const { return c < prm.vc_classes ? c : prm.vc_classes - 1; }
+  FLITSIM_HD int class_vc_lo(int c) const { return clamp_class(c) * sz.V / prm.vc_classes; }
+  FLITSIM_HD int class_vc_hi(int c) const { return (clamp_class(c) + 1) * sz.V / prm.vc_classes; }
 };
 
 }  // namespace flitsim

@@ -18,6 +18,7 @@ EngineConfig parse_engine_config(const Params& router, const Params& channels, c
   c.selection = routing.get_str("selection", c.selection);
   if (c.selection != "oblivious" && c.selection != "adaptive")
     routing.fail("selection", "must be \"oblivious\" or \"adaptive\", got \"" + c.selection + "\"");
+  c.deadlock_avoidance = routing.get_int("deadlock_avoidance", 1) != 0;
   c.pattern = traffic.get_str("pattern", c.pattern);
   c.packet_size = int32_t(traffic.get_int_min("packet_size", 1, c.packet_size));
   if (c.packet_size > 1 << 20) traffic.fail("packet_size", "must be <= 2^20 flits");
@@ -102,6 +103,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
     sz.dist_R = sz.R;
   }
   choose_routing(t, cfg, &dist, prm);
+  if (!cfg.deadlock_avoidance) prm.vc_classes = 1;
   if (sz.V < prm.vc_classes)
     throw ConfigError("router.vcs: routing \"" + cfg.algorithm + "\" on " + t.kind + " needs at least " +
                       std::to_string(prm.vc_classes) + " VCs (one per deadlock-avoidance class), got " +

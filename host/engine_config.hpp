@@ -15,6 +15,7 @@ struct EngineConfig {
   int32_t vcs = 4, buffer = 32, router_latency = 2;
   Params channels{"channels"};
   std::string algorithm = "min", selection = "oblivious";
+  bool deadlock_avoidance = true;  // false: every hop on one VC class (to study deadlock)
   std::string pattern = "uniform";
   int32_t packet_size = 1;
   long long warmup = 1000, measure = 2000, drain_limit = 50000, watchdog = 5000, chunk = 128;

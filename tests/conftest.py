@@ -1,49 +1,34 @@
-"""Shared test helpers: hand-built Results, so Python tests need no compiled engine."""
-from __future__ import annotations
+"""Shared fixtures: small, fast configurations (the CI machine has 2 cores and no GPU)."""
+import copy
 
-import numpy as np
 import pytest
 
-from flitsim.results import Result
 
-
-def build_result(load: float = 0.1, seed: int = 1, nodes: int = 8, bins: int = 64,
-                 **overrides) -> Result:
-    """A small, internally consistent Result with distinct values in every field."""
-    rng = np.random.default_rng(seed)
-    routers = 4
-    ports = routers * 3  # two terminal ports and one link port per router (a ring)
-    lat = np.zeros(bins, np.int64)
-    lat[5:20] = rng.integers(1, 50, 15)
-    net = np.zeros(bins, np.int64)
-    net[3:15] = rng.integers(1, 50, 12)
-    hops = np.zeros(32, np.int64)
-    hops[:4] = rng.integers(1, 50, 4)
-    peer = np.full(ports, -1, np.int32)
-    link = np.arange(routers) * 3 + 2
-    peer[link] = np.roll(link, 1)
-    fields = dict(
-        backend="cpu", nodes=nodes, routers=routers, load=load, seed=seed, cycles=3456,
-        wall_seconds=0.25, warmup=1000, measure=2000, saturated=False, drained=True,
-        created_flits=int(load * nodes * 2000), ejected_flits=int(load * nodes * 2000) - 3,
-        packets_measured=int(lat.sum()), packets_tagged=int(lat.sum()) + 1,
-        latency_sum=int((lat * np.arange(bins)).sum()),
-        network_latency_sum=int((net * np.arange(bins)).sum()),
-        hops_sum=int((hops * np.arange(32)).sum()), slot_stalls=0,
-        latency_hist=lat, network_latency_hist=net, hop_hist=hops,
-        channel_flits=rng.integers(0, 1000, ports).astype(np.int64),
-        node_created_flits=rng.integers(0, 500, nodes).astype(np.int64),
-        node_ejected_flits=rng.integers(0, 500, nodes).astype(np.int64),
-        port_router=np.repeat(np.arange(routers, dtype=np.int32), 3),
-        peer_port=peer,
-        port_class=np.where(peer >= 0, 1, 0).astype(np.int8),
-        class_names=["terminal", "local"],
-        config={"traffic": {"load": load}, "sim": {"seed": seed}},
-    )
-    fields.update(overrides)
-    return Result(**fields)
+def small_dragonfly(**sections):
+    """A 72-node dragonfly (p=2, a=4, h=2) with short windows; sections override keys."""
+    cfg = {
+        "topology": {"kind": "dragonfly", "p": 2, "a": 4, "h": 2},
+        "router": {"vcs": 2, "buffer": 8, "latency": 1},
+        "channels": {"latency": 1},
+        "routing": {"algorithm": "min"},
+        "traffic": {"pattern": "uniform", "load": 0.1, "packet_size": 1},
+        "sim": {"warmup": 200, "measure": 1000, "seed": 1},
+    }
+    for sec, keys in sections.items():
+        cfg.setdefault(sec, {}).update(keys)
+    return copy.deepcopy(cfg)
 
 
 @pytest.fixture
-def make_result():
-    return build_result
+def dragonfly72():
+    return small_dragonfly
+
+
+def cuda_usable():
+    try:
+        from flitsim import _core
+    except ImportError:
+        return False, "flitsim._core is not built"
+    if not _core.cuda_compiled():
+        return False, "this build has no CUDA backend"
+    return _core.cuda_usable()

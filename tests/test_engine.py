@@ -1,0 +1,142 @@
+"""The cycle engine against exact formulas and invariants (issue 2's test list)."""
+import numpy as np
+import pytest
+
+import flitsim
+from flitsim import _core
+from conftest import small_dragonfly
+
+ARRAYS = ("latency_hist", "network_latency_hist", "hop_hist", "channel_flits",
+          "node_created_flits", "node_ejected_flits")
+SCALARS = ("created_flits", "ejected_flits", "packets_measured", "packets_tagged", "latency_sum",
+           "network_latency_sum", "hops_sum", "slot_stalls", "cycles", "saturated")
+
+
+def assert_identical(a, b):
+    for k in ARRAYS:
+        np.testing.assert_array_equal(getattr(a, k), getattr(b, k), err_msg=k)
+    for k in SCALARS:
+        assert getattr(a, k) == getattr(b, k), k
+
+
+def test_zero_load_latency_equals_formula():
+    # Without contention a packet of S flits over H router-to-router hops takes
+    # (S-1) + 2*Lt + (H+1)*Lr + H*Lc cycles from creation to tail arrival (terminal latency
+    # Lt both ways, router pipeline Lr at every router, channel latency Lc per hop).
+    S, Lt, Lr, Lc = 3, 2, 1, 3
+    cfg = small_dragonfly(router={"latency": Lr}, channels={"terminal": Lt, "local": Lc, "global": Lc},
+                          traffic={"load": 0.0015, "packet_size": S}, sim={"warmup": 0, "measure": 4000})
+    r = flitsim.run(cfg, backend="cpu")
+    assert r.packets_measured >= 100
+    per_packet = (S - 1) + 2 * Lt + Lr
+    assert r.latency_sum == r.packets_measured * per_packet + r.hops_sum * (Lr + Lc)
+    assert r.network_latency_sum == r.latency_sum  # no source queueing at zero load
+
+
+def test_hop_counts_are_minimal_and_match_topology():
+    cfg = small_dragonfly(traffic={"load": 0.2}, sim={"measure": 3000})
+    r = flitsim.run(cfg, backend="cpu")
+    h = r.hop_hist
+    assert h[4:].sum() == 0 and h[1] > 0 and h[2] > 0 and h[3] > 0  # dragonfly MIN: 1..3 hops
+    # Expected mean hops of MIN (local, global, local) paths under uniform traffic, from the
+    # topology's gateway tables (BFS distances can be shorter: global-global detours).
+    t = _core.build_topology(cfg["topology"])
+    a_, G, p = t["attrs"]["a"], t["attrs"]["groups"], t["attrs"]["p"]
+    gw, gp = t["tables"]["gateway_router"], t["tables"]["gateway_port"]
+    far = t["port_router"][t["peer_port"][gp[gp >= 0]]]
+    far_end = np.full(G * G, -1)
+    far_end[gp >= 0] = far
+    R = t["num_routers"]
+    hops = np.zeros((R, R))
+    for s_ in range(R):
+        for d in range(R):
+            gs, gd = s_ // a_, d // a_
+            if s_ == d:
+                continue
+            if gs == gd:
+                hops[s_, d] = 1
+            else:
+                hops[s_, d] = (gw[gs * G + gd] != s_) + 1 + (far_end[gs * G + gd] != d)
+    n = R * p
+    expected = hops.sum() * p * p / (n * (n - 1))
+    per_packet = np.repeat(np.arange(h.size), h)
+    sem = per_packet.std() / np.sqrt(per_packet.size)
+    assert abs(r.hops_mean - expected) < 4 * sem
+
+
+def test_accepted_equals_offered_at_low_load():
+    cfg = small_dragonfly(topology={"p": 3, "a": 6, "h": 3}, router={"vcs": 2},
+                          traffic={"load": 0.1, "packet_size": 2}, sim={"measure": 2000})
+    r = flitsim.run(cfg, backend="cpu")
+    flits = r.nodes * r.measure
+    sigma = np.sqrt(0.05 * 0.95 / flits) * 2  # packets are Bernoulli(0.05), 2 flits each
+    assert abs(r.offered - 0.1) < 4 * sigma
+    assert abs(r.accepted - r.offered) < 0.02 * r.offered
+    assert not r.saturated and r.drained
+
+
+def test_saturated_run_conserves_and_reports_saturation():
+    cfg = small_dragonfly(router={"buffer": 4}, traffic={"load": 1.0, "packet_size": 4},
+                          sim={"drain_limit": 200})
+    r = flitsim.run(cfg, backend="cpu")  # conservation is checked by the engine at the end
+    assert r.saturated
+    assert r.accepted < r.offered
+
+
+def test_results_identical_across_thread_counts():
+    cfg = small_dragonfly(router={"buffer": 4}, traffic={"load": 0.6, "packet_size": 3})
+    assert_identical(flitsim.run(cfg, backend="cpu", threads=1), flitsim.run(cfg, backend="cpu", threads=2))
+
+
+def test_same_seed_same_result_other_seed_differs():
+    cfg = small_dragonfly(traffic={"load": 0.4})
+    a, b = flitsim.run(cfg, backend="cpu"), flitsim.run(cfg, backend="cpu")
+    assert_identical(a, b)
+    cfg["sim"]["seed"] = 2
+    c = flitsim.run(cfg, backend="cpu")
+    assert not np.array_equal(a.latency_hist, c.latency_hist)
+
+
+def test_replicas_in_one_run_equal_separate_runs():
+    cfg = small_dragonfly(traffic={"load": 0.3})
+    batch = flitsim.run_replicas(cfg, loads=[0.3, 0.7], seeds=[1, 5], backend="cpu")
+    for res, (load, seed) in zip(batch, [(0.3, 1), (0.7, 5)]):
+        single = small_dragonfly(traffic={"load": load}, sim={"seed": seed})
+        alone = flitsim.run(single, backend="cpu")
+        for k in ARRAYS:
+            np.testing.assert_array_equal(getattr(res, k), getattr(alone, k), err_msg=k)
+        assert res.latency_sum == alone.latency_sum and res.created_flits == alone.created_flits
+
+
+def test_watchdog_reports_deadlock_with_blocked_vcs():
+    # One VC class on a dragonfly allows cyclic channel dependencies; at full load it locks up.
+    cfg = small_dragonfly(router={"vcs": 1, "buffer": 2}, routing={"deadlock_avoidance": False},
+                          traffic={"load": 1.0, "packet_size": 8}, sim={"watchdog": 300})
+    with pytest.raises(RuntimeError, match=r"(?s)deadlock: no flit moved .*router \d+ input port \d+ VC 0"):
+        flitsim.run(cfg, backend="cpu")
+    # The same traffic with the 2-class scheme runs to completion.
+    cfg = small_dragonfly(router={"vcs": 2, "buffer": 2}, traffic={"load": 1.0, "packet_size": 8},
+                          sim={"watchdog": 300, "drain_limit": 2000})
+    flitsim.run(cfg, backend="cpu")
+
+
+@pytest.mark.parametrize("section,key,value,message", [
+    ("router", "vcs", 1, r"router\.vcs: routing \"min\" on dragonfly needs at least 2 VCs"),
+    ("channels", "optical", 5, r"channels\.optical: no channel class \"optical\""),
+    ("topology", "kind", "torus", r"topology\.kind: unknown topology \"torus\""),
+    ("topology", "groups", 20, r"topology\.groups"),  # more than a*h+1 = 9
+    ("routing", "algorithm", "bogus", r"routing\.algorithm"),
+    ("traffic", "pattern", "bogus", r"traffic\.pattern"),
+])
+def test_engine_rejects_bad_values_before_running(section, key, value, message):
+    cfg = small_dragonfly(**{section: {key: value}})
+    with pytest.raises(ValueError, match=message):
+        _core.simulate(cfg, "cpu")  # the engine's own checks, without the Python front end
+
+
+def test_explicit_cuda_backend_without_gpu_is_a_clear_error():
+    ok, why = _core.cuda_usable()
+    if ok:
+        pytest.skip("a GPU is usable here")
+    with pytest.raises(ValueError, match="backend: cuda was requested but"):
+        _core.simulate(small_dragonfly(), "cuda")
