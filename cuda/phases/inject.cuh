@@ -8,17 +8,19 @@
 namespace flitsim {
 
 // Finds the oldest queued creation cycle of node n at or before t; -1 if the queue is empty.
-FLITSIM_HD long long oldest_queued(const SimView& s, int rep, int n, long long t) {
+// `created_now` is this cycle's draw, already made for the offered-load count.
+FLITSIM_HD long long oldest_queued(const SimView& s, int rep, int n, long long t, bool created_now) {
   long long c = s.ni_scan[s.nn(rep, n)];
-  for (; c <= t; ++c)
+  for (; c < t; ++c)
     if (creates_packet(s, rep, n, c)) return c;
+  if (created_now) return t;
   s.ni_scan[s.nn(rep, n)] = t + 1;  // nothing queued: skip the empty cycles for good
   return -1;
 }
 
-FLITSIM_HD void start_packet(const SimView& s, int rep, int n, long long t) {
+FLITSIM_HD void start_packet(const SimView& s, int rep, int n, long long t, bool created_now) {
   const long long ni = s.nn(rep, n);
-  const long long c = oldest_queued(s, rep, n, t);
+  const long long c = oldest_queued(s, rep, n, t, created_now);
   if (c < 0) return;
   const int slot = s.ni_next_slot[ni];
   const int32_t pid = n * s.sz.S + slot;
@@ -47,11 +49,12 @@ FLITSIM_HD void phase_inject(const SimView& s, int rep, int r, long long t) {
     const int n = s.port_node[gp];
     if (n < 0) continue;
     const long long ni = s.nn(rep, n);
-    if (s.in_window(t) && creates_packet(s, rep, n, t)) {  // offered load, counted at creation
+    const bool created_now = creates_packet(s, rep, n, t);
+    if (created_now && s.in_window(t)) {  // offered load, counted at creation
       s.node_created_flits[ni] += s.prm.packet_size;
       s.node_tagged_created[ni] += 1;
     }
-    if (s.ni_pid[ni] < 0) start_packet(s, rep, n, t);
+    if (s.ni_pid[ni] < 0) start_packet(s, rep, n, t, created_now);
     const int32_t pid = s.ni_pid[ni];
     if (pid < 0) continue;
     int* credits = &s.ni_credits[ni * s.sz.V];

@@ -1,6 +1,7 @@
 // Phase 4, VC allocation (separable, input first). Each routed input VC without an output VC
 // requests the free output VC of its allowed range with the most credits; each output VC
 // grants the requester nearest after its round-robin pointer, which then moves past it.
+// ovc_req is scratch that is all −1 between cycles: the grant loop resets what requests set.
 #pragma once
 #include "../state.cuh"
 
@@ -12,9 +13,6 @@ FLITSIM_HD int rr_distance(int i, int rr, int n) { return (i - rr + n) % n; }
 FLITSIM_HD void phase_vc_alloc(const SimView& s, int rep, int r) {
   const int p0 = s.port_offset[r], p1 = s.port_offset[r + 1];
   const int V = s.sz.V, n_ivc = (p1 - p0) * V;
-  for (int gp = p0; gp < p1; ++gp)
-    for (int v = 0; v < V; ++v) s.ovc_req[s.pv(rep, gp, v)] = -1;
-
   bool any = false;
   for (int gp = p0; gp < p1; ++gp)
     for (int v = 0; v < V; ++v) {
@@ -39,6 +37,7 @@ FLITSIM_HD void phase_vc_alloc(const SimView& s, int rep, int r) {
       const long long o = s.pv(rep, gp, w);
       const int me = s.ovc_req[o];
       if (me < 0) continue;
+      s.ovc_req[o] = -1;
       const int in_gp = p0 + me / V, in_v = me % V;
       s.ovc_owner[o] = in_gp * V + in_v;
       s.ivc_out_vc[s.pv(rep, in_gp, in_v)] = w;
