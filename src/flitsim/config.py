@@ -22,7 +22,8 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 __all__ = [
     "ConfigError", "DEFAULTS", "TOPOLOGY_KEYS", "TOPOLOGY_DEFAULTS", "ALGORITHMS", "PATTERNS",
-    "SECTIONS", "load_config", "loads_config", "normalize", "apply_override",
+    "SECTIONS", "OPTIONAL_SECTIONS", "load_config", "loads_config", "normalize",
+    "apply_override", "sweep_values", "check_sweep_key",
 ]
 
 
@@ -63,6 +64,11 @@ DEFAULTS: dict[str, dict[str, Any]] = {
             "packet_slots": 0, "latency_bins": 16384, "chunk": 128},
 }
 SECTIONS = tuple(DEFAULTS)
+# Tables that are allowed but not filled in by default: they appear in the normalised dict
+# only when given. [sweep] describes an experiment over many configs (flitsim sweep), not
+# one simulation; the engine never reads it.
+OPTIONAL_SECTIONS = ("sweep",)
+SWEEP_KEYS = ("over", "max_replicas")
 
 _INT64_MAX = 2**63 - 1  # results and HDF5 attributes hold integers as int64
 
@@ -213,8 +219,9 @@ def normalize(cfg: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(cfg, Mapping):
         raise ConfigError(f"config: must be a table of sections, got {_show(cfg)}")
     for name in cfg:
-        if name not in DEFAULTS:
-            raise ConfigError(f'{name}: unknown section (known: {", ".join(SECTIONS)})')
+        if name not in DEFAULTS and name not in OPTIONAL_SECTIONS:
+            raise ConfigError(f'{name}: unknown section '
+                              f'(known: {", ".join(SECTIONS + OPTIONAL_SECTIONS)})')
     # Every table and list below is rebuilt, so the result shares nothing with `cfg`.
     out: dict[str, Any] = {}
     for name in SECTIONS:
@@ -225,6 +232,128 @@ def normalize(cfg: Mapping[str, Any]) -> dict[str, Any]:
             out[name] = _normalize_channels(sec)
         else:
             out[name] = _normalize_section(name, sec)
+    if "sweep" in cfg:
+        out["sweep"] = _normalize_sweep(_section_dict(cfg, "sweep"))
+    return out
+
+
+# --- [sweep] ---------------------------------------------------------------------------------
+
+def check_sweep_key(spec: str, key: str) -> tuple[str, str]:
+    """Split a swept key "section.key" and check that it names a config key (the value is
+    checked per point, by `normalize`). Errors name ``spec``, the sweep spec as written."""
+    section, dot, name = key.partition(".")
+    if not dot or not section or not name or "." in name:
+        raise ConfigError(f'sweep "{spec}": key must be section.key (e.g. traffic.load)')
+    if section not in DEFAULTS:
+        raise ConfigError(f'sweep "{spec}": unknown section "{section}" '
+                          f'(known: {", ".join(SECTIONS)})')
+    if section in SCHEMA and name not in SCHEMA[section]:
+        raise ConfigError(f'sweep "{spec}": unknown key "{key}" '
+                          f'(known: {", ".join(SCHEMA[section])})')
+    if section == "topology":
+        known = ("kind",) + tuple(dict.fromkeys(k for ks in TOPOLOGY_KEYS.values() for k in ks))
+        if name not in known:
+            raise ConfigError(f'sweep "{spec}": unknown key "{key}" (known: {", ".join(known)})')
+    return section, name
+
+
+def _range_values(spec: str, text: str) -> list[Any]:
+    """``start:stop:step``, stop included when the last step lands within 1e-9 of it.
+    Integers when all three are integers, floats otherwise (rounded to 12 digits so that
+    0.05:0.95:0.05 gives 0.15, not 0.15000000000000002)."""
+    parts = [p.strip() for p in text.split(":")]
+    if len(parts) != 3:
+        raise ConfigError(f'sweep "{spec}": a range is start:stop:step, got "{text}"')
+    vals = [_parse_value(p) for p in parts]
+    if not all(_is_number(v) and math.isfinite(v) for v in vals):
+        raise ConfigError(f'sweep "{spec}": range start, stop and step must be numbers, '
+                          f'got "{text}"')
+    start, stop, step = vals
+    if step <= 0:
+        raise ConfigError(f'sweep "{spec}": range step must be > 0, got {_show(step)}')
+    if stop < start - 1e-9:
+        raise ConfigError(f'sweep "{spec}": empty range (stop {_show(stop)} < start '
+                          f'{_show(start)})')
+    n = int(math.floor((stop - start) / step + 1e-9)) + 1
+    if n > 1_000_000:
+        raise ConfigError(f'sweep "{spec}": range has {n} values (at most 1000000)')
+    if all(_is_int(v) for v in vals):
+        return [start + i * step for i in range(n)]
+    return [round(start + i * step, 12) for i in range(n)]
+
+
+def sweep_values(spec: str, value: Any) -> list[Any]:
+    """The values of one swept key: a list (TOML array), a range string
+    ``"start:stop:step"``, or a comma-separated string of TOML values ``"2,3,4"``.
+    Raises ConfigError naming ``spec`` for an empty or malformed one."""
+    if isinstance(value, str):
+        text = value.strip()
+        if not text:
+            raise ConfigError(f'sweep "{spec}": no values')
+        if ":" in text and not text.startswith(("[", '"', "'")):
+            return _range_values(spec, text)
+        items = [t.strip() for t in _split_top_level(text)]
+        if any(not t for t in items):
+            raise ConfigError(f'sweep "{spec}": empty item in list "{text}"')
+        return [_parse_value(t) for t in items]
+    if isinstance(value, (list, tuple)):
+        if not value:
+            raise ConfigError(f'sweep "{spec}": no values (empty list)')
+        return list(value)
+    raise ConfigError(f'sweep "{spec}": values must be a list or a "start:stop:step" range, '
+                      f'got {_show(value)}')
+
+
+def _split_top_level(text: str) -> list[str]:
+    """Split at commas outside brackets and quotes, so "[4,4],[8,8]" is two values."""
+    out, depth, quote, cur = [], 0, "", []
+    for ch in text:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    out.append("".join(cur))
+    return out
+
+
+def _flatten_over(over: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"traffic.load": v}`` as written inline, or ``{"traffic": {"load": v}}`` from a
+    ``[sweep.over]`` table with bare dotted keys: both give ``{"traffic.load": v}``."""
+    out: dict[str, Any] = {}
+    for key, value in over.items():
+        if isinstance(value, Mapping):
+            for sub, v in value.items():
+                out[f"{key}.{sub}"] = v
+        else:
+            out[key] = value
+    return out
+
+
+def _normalize_sweep(sec: dict[str, Any]) -> dict[str, Any]:
+    for key in sec:
+        if key not in SWEEP_KEYS:
+            raise _unknown_key("sweep", key, SWEEP_KEYS)
+    over = sec.get("over", {})
+    if not isinstance(over, Mapping) or not over:
+        raise ConfigError('sweep.over: must be a non-empty table of "section.key" = values, '
+                          f'e.g. over = {{"traffic.load" = "0.1:0.9:0.1"}}, got {_show(over)}')
+    out: dict[str, Any] = {"over": {}}
+    for key, value in _flatten_over(over).items():
+        spec = f"sweep.over.{key}"
+        check_sweep_key(spec, key)
+        out["over"][key] = sweep_values(spec, value)
+    if "max_replicas" in sec:
+        out["max_replicas"] = _int(1)("sweep.max_replicas", sec["max_replicas"])
     return out
 
 
