@@ -47,6 +47,7 @@ def engine(monkeypatch):
             print("engine chatter on stdout")
         return fake.result
     fake = _install(monkeypatch, "engine", run=run, available_backends=lambda: ["cpu"],
+                    backend_status=lambda: "cpu (fake engine)",
                     calls=[], error=None, chatter=False, result=build_result(load=0.3))
     return fake
 

@@ -140,6 +140,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         _print_json(result.summary())
     else:
         print(_run_summary(result))
+        if args.backend == "auto" and result.backend == "cpu":
+            print(f"                 (auto: {engine.backend_status()})")
+        if result.slot_stalls:
+            print(f"warning: sources waited {result.slot_stalls} cycles for a free packet slot; "
+                  "raise sim.packet_slots", file=sys.stderr)
         if args.output:
             print(f"results written to {args.output}")
     return EXIT_OK
@@ -181,9 +186,82 @@ def cmd_info(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --- saturate -------------------------------------------------------------------------------
+
+SATURATE_EXAMPLES = """\
+examples:
+  flitsim saturate configs/dragonfly-1k.toml
+  flitsim saturate df.toml --set routing.algorithm=ugal --probes 16 --tolerance 0.01
+  flitsim saturate df.toml --json | jq .saturation
+"""
+
+
+def _positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if not (math.isfinite(v) and v > 0):
+        raise argparse.ArgumentTypeError(f"must be a number > 0, got {text!r}")
+    return v
+
+
+def _add_engine_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--backend", choices=("auto", "cpu", "cuda"), default="auto",
+                   help="auto (default) uses the GPU when one is usable")
+    p.add_argument("--threads", type=_positive_int, metavar="N",
+                   help="CPU threads (default: all cores)")
+    p.add_argument("--quiet", action="store_true", help="no progress output")
+
+
+def _add_saturate(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "saturate", formatter_class=_Formatter, epilog=SATURATE_EXAMPLES,
+        help="find the highest offered load the network sustains",
+        description="Search the saturation load by bisection over batched replicas: each\n"
+                    "engine run simulates --probes loads inside the current bracket, until\n"
+                    "the bracket is narrower than --tolerance. A load is sustained when its\n"
+                    "replica is not saturated: every measured packet delivered within\n"
+                    "sim.drain_limit cycles and accepted >= 0.95 x offered. traffic.load of\n"
+                    "the config is ignored.")
+    _add_config_args(p)
+    p.add_argument("--tolerance", type=_positive_float, default=0.005, metavar="X",
+                   help="width of the final bracket, flits/node/cycle (default 0.005)")
+    p.add_argument("--probes", type=_positive_int, default=8, metavar="K",
+                   help="loads (replicas) per engine run (default 8)")
+    _add_engine_args(p)
+    p.set_defaults(func=cmd_saturate)
+
+
+def cmd_saturate(args: argparse.Namespace) -> int:
+    cfg = load_config(args.config, args.overrides)
+    saturate = importlib.import_module("flitsim.saturate")
+    quiet_stdout = contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext()
+    with quiet_stdout:
+        res = saturate.saturate(cfg, tolerance=args.tolerance, probes=args.probes,
+                                backend=None if args.backend == "auto" else args.backend,
+                                progress=not args.quiet and not args.json, threads=args.threads)
+    if args.json:
+        _print_json(res.as_dict())
+        return EXIT_OK
+    rows = [
+        ("saturation", f"{res.saturation:.4f} flits/node/cycle (highest sustained load)"),
+        ("bracket", f"[{res.saturation:.4f}, {res.upper:.4f}] (tolerance {res.tolerance:g})"),
+        ("accepted there", f"{_fmt(res.accepted_at_saturation)} flits/node/cycle, latency "
+                           f"{_fmt(res.latency_at_saturation)} cycles"),
+        ("max accepted", f"{_fmt(res.max_accepted)} flits/node/cycle (any probe)"),
+        ("engine runs", f"{res.engine_runs} x {res.replicas_per_run} replicas"),
+        ("wall time", f"{res.wall_seconds:.3f} s"),
+        ("criterion", res.criterion),
+    ]
+    print(_table(rows))
+    return EXIT_OK
+
+
 # --- main -----------------------------------------------------------------------------------
 
-SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (_add_run, _add_info)
+SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (
+    _add_run, _add_info, _add_saturate)
 
 MAIN_EXAMPLES = """\
 examples:
