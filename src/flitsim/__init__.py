@@ -20,6 +20,11 @@ def __getattr__(name):
     if name in ("load_config", "loads_config", "normalize", "ConfigError"):
         from . import config
         return getattr(config, name)
+    if name in ("saturate", "sweep"):
+        # The function of the same-named module (which is itself callable, so
+        # `flitsim.saturate(cfg)` works also once Python has bound the submodule here).
+        import importlib
+        return getattr(importlib.import_module(f".{name}", __name__), name)
     if name in ("topology",):
         import importlib
         return importlib.import_module(".topology", __name__)
