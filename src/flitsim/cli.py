@@ -258,10 +258,70 @@ def cmd_saturate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --- sweep ----------------------------------------------------------------------------------
+
+SWEEP_EXAMPLES = """\
+examples:
+  flitsim sweep df.toml --over traffic.load=0.05:0.95:0.05 -o loads.h5
+  flitsim sweep df.toml --over traffic.load=0.1:0.9:0.1 --over routing.algorithm=min,ugal \\
+      --over sim.seed=1,2,3 -o sweep.h5
+  flitsim sweep df.toml -o sweep.h5        the file's [sweep] table (see docs/experiments.md)
+  flitsim sweep df.toml -o sweep.h5        again after an interruption: resumes
+
+values: a range start:stop:step (stop included), or a comma-separated list of TOML values
+(2,3,4 or min,ugal or [4,4],[8,8]). Points that differ only in traffic.load and sim.seed
+run as replicas of one engine run.
+"""
+
+
+def _add_sweep(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "sweep", formatter_class=_Formatter, epilog=SWEEP_EXAMPLES,
+        help="simulate every combination of swept config keys",
+        description="Run the cartesian product of the swept keys (--over, or the config's\n"
+                    "[sweep] table) and write every point to one HDF5 file, batch by batch;\n"
+                    "run again with the same -o to resume an interrupted sweep.")
+    _add_config_args(p)
+    p.add_argument("--over", action="append", default=[], metavar="SECTION.KEY=VALUES",
+                   help="a swept key and its values (repeatable; replaces the [sweep] table)")
+    p.add_argument("-o", "--output", metavar="OUT.h5",
+                   help="HDF5 file for all points (also what a resumed sweep reads)")
+    p.add_argument("--max-replicas", type=_positive_int, metavar="R",
+                   help="most replicas per engine run (default: sweep.max_replicas or 32)")
+    _add_engine_args(p)
+    p.set_defaults(func=cmd_sweep)
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    cfg = load_config(args.config, args.overrides)
+    sweep = importlib.import_module("flitsim.sweep")
+    over = sweep.parse_over(args.over) if args.over else None
+    quiet_stdout = contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext()
+    with quiet_stdout:
+        res = sweep.sweep(cfg, over=over, output=args.output,
+                          backend=None if args.backend == "auto" else args.backend,
+                          progress=not args.quiet and not args.json, threads=args.threads,
+                          max_replicas=args.max_replicas)
+    if args.json:
+        _print_json(dict(keys=res.keys, points=res.rows(), engine_runs=res.engine_runs,
+                         resumed=res.resumed, wall_seconds=res.wall_seconds,
+                         output=res.output))
+        return EXIT_OK
+    cols = list(res.keys) + ["offered", "accepted", "latency_mean", "latency_p99", "saturated"]
+    rows = [[_fmt(row[c]) for c in cols] for row in res.rows()]
+    widths = [max(len(c), *(len(r[j]) for r in rows)) for j, c in enumerate(cols)]
+    print("  ".join(c.rjust(w) for c, w in zip(cols, widths)))
+    for r in rows:
+        print("  ".join(v.rjust(w) for v, w in zip(r, widths)))
+    print(f"{len(res.points)} points, {res.engine_runs} engine runs, {res.resumed} resumed, "
+          f"{res.wall_seconds:.2f} s" + (f"; written to {res.output}" if res.output else ""))
+    return EXIT_OK
+
+
 # --- main -----------------------------------------------------------------------------------
 
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (
-    _add_run, _add_info, _add_saturate)
+    _add_run, _add_info, _add_saturate, _add_sweep)
 
 MAIN_EXAMPLES = """\
 examples:

@@ -18,7 +18,8 @@ import numpy as np
 from . import __version__
 from .results import Result
 
-__all__ = ["SCHEMA_VERSION", "write_results", "read_results", "read_config", "read_attrs"]
+__all__ = ["SCHEMA_VERSION", "write_results", "read_results", "read_config", "read_attrs",
+           "create_sweep", "append_sweep", "read_sweep", "is_sweep"]
 
 SCHEMA_VERSION = 1
 COMPRESS_ABOVE = 4096  # bytes; smaller arrays stay contiguous (gzip would only add overhead)
@@ -97,13 +98,7 @@ def _write_file(f: h5py.File, results: list[Result], config: dict, extra: dict) 
     for k, v in extra.items():
         f.attrs[k] = json.dumps(v) if isinstance(v, dict) else _attr(v)
 
-    # The JSON string is the exact copy; the per-section attributes are for browsing.
-    g = f.create_group("config")
-    g.attrs["config_json"] = json.dumps(config)
-    for section, keys in config.items():
-        sg = g.create_group(section)
-        for k, v in keys.items():
-            sg.attrs[k] = np.asarray(v) if isinstance(v, list) else _attr(v)
+    _write_config(f, config)
 
     t = f.create_group("topology")
     for name in TOPOLOGY_ARRAYS:
@@ -113,15 +108,29 @@ def _write_file(f: h5py.File, results: list[Result], config: dict, extra: dict) 
     reps = f.create_group("replicas")
     reps.attrs["count"] = np.int64(len(results))
     for i, r in enumerate(results):
-        rg = reps.create_group(str(i))
-        for name in Result.SCALAR_FIELDS:
-            rg.attrs[name] = _attr(getattr(r, name))
-        rg.attrs["config_json"] = json.dumps(r.config)
-        for name in Result.ARRAY_FIELDS:
-            _write_array(rg, name, getattr(r, name))
-        sg = rg.create_group("summary")
-        for k, v in r.summary().items():
-            sg.attrs[k] = _attr(v)
+        _write_replica(reps.create_group(str(i)), r)
+
+
+def _write_replica(rg: h5py.Group, r: Result) -> None:
+    for name in Result.SCALAR_FIELDS:
+        rg.attrs[name] = _attr(getattr(r, name))
+    rg.attrs["config_json"] = json.dumps(r.config)
+    for name in Result.ARRAY_FIELDS:
+        _write_array(rg, name, getattr(r, name))
+    sg = rg.create_group("summary")
+    for k, v in r.summary().items():
+        sg.attrs[k] = _attr(v)
+
+
+def _write_config(f: h5py.File, config: dict) -> None:
+    # The JSON string is the exact copy; the per-section attributes are for browsing.
+    g = f.create_group("config")
+    g.attrs["config_json"] = json.dumps(config)
+    for section, keys in config.items():
+        sg = g.create_group(section)
+        for k, v in keys.items():
+            sg.attrs[k] = (json.dumps(v) if isinstance(v, dict) else
+                           np.asarray(v) if isinstance(v, list) else _attr(v))
 
 
 def _scalar(name: str, v: Any) -> Any:
@@ -150,6 +159,8 @@ def read_results(path: str | os.PathLike) -> list[Result]:
     The topology arrays are shared by every returned Result and are read-only.
     """
     with _open_checked(path) as f:
+        if "replicas" not in f and SWEEP_GROUP in f:
+            return [r for r in _read_sweep_open(f)["results"] if r is not None]
         t = f["topology"]
         shared: dict[str, Any] = {}
         for name in TOPOLOGY_ARRAYS:
@@ -157,15 +168,15 @@ def read_results(path: str | os.PathLike) -> list[Result]:
             a.flags.writeable = False  # one array object for all replicas: no silent aliasing
             shared[name] = a
         shared["class_names"] = [str(s) for s in t.attrs["class_names"]]
-        out = []
         reps = f["replicas"]
-        for key in sorted(reps, key=int):
-            rg = reps[key]
-            kw = {name: _scalar(name, rg.attrs[name]) for name in Result.SCALAR_FIELDS}
-            kw.update({name: rg[name][()] for name in Result.ARRAY_FIELDS})
-            kw["config"] = json.loads(rg.attrs["config_json"])
-            out.append(Result(**kw, **shared))
-        return out
+        return [_read_replica(reps[key], shared) for key in sorted(reps, key=int)]
+
+
+def _read_replica(rg: h5py.Group, shared: dict) -> Result:
+    kw = {name: _scalar(name, rg.attrs[name]) for name in Result.SCALAR_FIELDS}
+    kw.update({name: rg[name][()] for name in Result.ARRAY_FIELDS})
+    kw["config"] = json.loads(rg.attrs["config_json"])
+    return Result(**kw, **shared)
 
 
 def read_config(path: str | os.PathLike) -> dict:
@@ -178,3 +189,144 @@ def read_attrs(path: str | os.PathLike) -> dict[str, Any]:
     """Root attributes: flitsim_version, schema_version, created and any extra_attrs."""
     with _open_checked(path) as f:
         return {k: (v.item() if isinstance(v, np.generic) else v) for k, v in f.attrs.items()}
+
+
+# --- sweeps (docs/hdf5.md, "Sweep files") ----------------------------------------------------
+
+SWEEP_GROUP = "sweep"
+
+
+def is_sweep(path: str | os.PathLike) -> bool:
+    """True for a file written by ``create_sweep`` (a sweep), False for ``write_results``."""
+    with _open_checked(path) as f:
+        return SWEEP_GROUP in f
+
+
+def _topology_digest(r: Result) -> str:
+    import hashlib
+    h = hashlib.sha1()
+    for name in TOPOLOGY_ARRAYS:
+        a = np.ascontiguousarray(getattr(r, name))
+        h.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
+        h.update(a.tobytes())
+    h.update(json.dumps(list(r.class_names)).encode())
+    return h.hexdigest()
+
+
+def _index_dataset(values: list[Any]) -> np.ndarray:
+    """One swept key's values over all points: float64 when every value is a number (bools
+    included, as 0/1), else JSON strings."""
+    if all(isinstance(v, (int, float, np.integer, np.floating)) for v in values):
+        return np.asarray(values, dtype=np.float64)
+    return np.asarray([json.dumps(v) for v in values], dtype=h5py.string_dtype())
+
+
+def create_sweep(path: str | os.PathLike, config: dict, keys: list[str],
+                 points: list[dict[str, Any]], extra_attrs: dict | None = None) -> None:
+    """Create an empty sweep file: the base config and the plan (every point's parameters,
+    none done yet). ``append_sweep`` then adds finished points. Replaces ``path``."""
+    path = os.fspath(path)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with h5py.File(tmp, "w") as f:
+            f.attrs["flitsim_version"] = __version__
+            f.attrs["schema_version"] = np.int64(SCHEMA_VERSION)
+            f.attrs["created"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+            for k, v in (extra_attrs or {}).items():
+                if k in _RESERVED_ROOT:
+                    raise ValueError(f"extra_attrs: reserved attribute name {k!r}")
+                f.attrs[k] = json.dumps(v) if isinstance(v, dict) else _attr(v)
+            _write_config(f, config)
+            sw = f.create_group(SWEEP_GROUP)
+            sw.attrs["keys_json"] = json.dumps(list(keys))
+            sw.attrs["count"] = np.int64(len(points))
+            idx = sw.create_group("index")
+            idx.create_dataset("point_json", data=np.asarray(
+                [json.dumps(p, sort_keys=False) for p in points], dtype=h5py.string_dtype()))
+            idx.create_dataset("done", data=np.zeros(len(points), np.uint8))
+            for k in keys:
+                idx.create_dataset(k, data=_index_dataset([p[k] for p in points]))
+            sw.create_group("topologies")
+            sw.create_group("points")
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def append_sweep(path: str | os.PathLike, indices: list[int], results: list[Result]) -> None:
+    """Add finished points (``results[j]`` is point ``indices[j]``) to a sweep file.
+
+    Crash-safe: the file is copied, extended and renamed back, so an interruption leaves
+    either the old or the new file, never a damaged one.
+    """
+    import shutil
+    if len(indices) != len(results):
+        raise ValueError("append_sweep: one index per result")
+    path = os.fspath(path)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        shutil.copyfile(path, tmp)
+        with h5py.File(tmp, "r+") as f:
+            sw = f[SWEEP_GROUP]
+            topos, pts = sw["topologies"], sw["points"]
+            digests = {topos[t].attrs["digest"]: t for t in topos}
+            done = sw["index/done"]
+            for i, r in zip(indices, results):
+                i = int(i)
+                if not 0 <= i < done.shape[0]:
+                    raise ValueError(f"append_sweep: point {i} is not in the plan")
+                d = _topology_digest(r)
+                if d not in digests:
+                    t = str(len(topos))
+                    tg = topos.create_group(t)
+                    for name in TOPOLOGY_ARRAYS:
+                        _write_array(tg, name, getattr(r, name))
+                    tg.attrs["class_names"] = list(r.class_names)
+                    tg.attrs["digest"] = d
+                    digests[d] = t
+                if str(i) in pts:
+                    del pts[str(i)]
+                rg = pts.create_group(str(i))
+                _write_replica(rg, r)
+                rg.attrs["topology"] = np.int64(int(digests[d]))
+                done[i] = 1
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _read_sweep_open(f: h5py.File) -> dict[str, Any]:
+    sw = f[SWEEP_GROUP]
+    keys = json.loads(sw.attrs["keys_json"])
+    points = [json.loads(s) for s in sw["index/point_json"].asstr()[()]]
+    done = sw["index/done"][()].astype(bool)
+    shared_by_topo = {}
+    for t, tg in sw["topologies"].items():
+        sh: dict[str, Any] = {}
+        for name in TOPOLOGY_ARRAYS:
+            a = tg[name][()]
+            a.flags.writeable = False
+            sh[name] = a
+        sh["class_names"] = [str(s) for s in tg.attrs["class_names"]]
+        shared_by_topo[int(t)] = sh
+    results: list[Result | None] = [None] * len(points)
+    for key, rg in sw["points"].items():
+        i = int(key)
+        if done[i]:
+            results[i] = _read_replica(rg, shared_by_topo[int(rg.attrs["topology"])])
+    return dict(keys=keys, points=points, done=done, results=results,
+                config=json.loads(f["config"].attrs["config_json"]))
+
+
+def read_sweep(path: str | os.PathLike) -> dict[str, Any]:
+    """A sweep file as ``{"keys", "points", "done", "results", "config"}``: the swept keys,
+    every planned point's parameters, a bool array of finished points, one Result per point
+    (None where not done yet) and the base config."""
+    with _open_checked(path) as f:
+        if SWEEP_GROUP not in f:
+            raise ValueError(f"{os.fspath(path)}: not a sweep file (no /{SWEEP_GROUP} group)")
+        return _read_sweep_open(f)

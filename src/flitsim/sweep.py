@@ -1,0 +1,280 @@
+"""Parameter sweeps: the cartesian product of any config keys, batched into engine runs.
+
+Points that differ only in ``traffic.load`` and ``sim.seed`` share a topology and a router
+configuration, so they run as replicas of ONE engine run (``engine.run_replicas``, at most
+``max_replicas`` at a time); every other combination is its own batch. Results go to one
+HDF5 file (docs/hdf5.md, "Sweep files"), written after each batch, so an interrupted sweep
+started again with the same output file redoes only the batches that had not finished.
+"""
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import math
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from .config import ConfigError, check_sweep_key, normalize, sweep_values
+
+__all__ = ["sweep", "parse_over", "plan", "SweepResult", "SweepStatus", "Batch",
+           "REPLICA_KEYS", "DEFAULT_MAX_REPLICAS"]
+
+# Keys that replicas of one engine run may differ in.
+REPLICA_KEYS = ("traffic.load", "sim.seed")
+DEFAULT_MAX_REPLICAS = 32
+
+
+def parse_over(specs: Sequence[str]) -> dict[str, list[Any]]:
+    """``["traffic.load=0.1:0.9:0.1", "topology.p=2,3,4"]`` -> ``{key: [values]}``.
+    Raises ConfigError naming the spec for an unknown key, an empty or malformed range,
+    a step <= 0, or a key given twice."""
+    out: dict[str, list[Any]] = {}
+    for spec in specs:
+        key, eq, text = spec.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise ConfigError(f'sweep "{spec}": must be section.key=values '
+                              f'(e.g. traffic.load=0.1:0.9:0.1 or topology.p=2,3,4)')
+        check_sweep_key(spec, key)
+        if key in out:
+            raise ConfigError(f'sweep "{spec}": key {key} is swept twice')
+        out[key] = sweep_values(spec, text)
+    return out
+
+
+@dataclass
+class Batch:
+    """Points run together as the replicas of one engine run."""
+    indices: list[int]
+    config: dict            # normalised config of the first point (load/seed per replica)
+    loads: list[float]
+    seeds: list[int]
+
+
+def _set(cfg: dict, key: str, value: Any) -> None:
+    section, _, name = key.partition(".")
+    cfg.setdefault(section, {})[name] = value
+
+
+def plan(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | None = None,
+         max_replicas: int | None = None) -> tuple[list[str], list[dict], list[dict], list[Batch]]:
+    """(keys, points, point configs, batches) of a sweep, every point validated.
+
+    ``over`` defaults to the config's ``[sweep] over``; given, it replaces it (command-line
+    ``--over`` replaces the file's table). Points are in cartesian order, the first key
+    varying slowest.
+    """
+    base = copy.deepcopy(dict(config))
+    table = base.pop("sweep", None) or {}
+    if over is None:
+        over = table.get("over")
+    if not over:
+        raise ConfigError("sweep: nothing to sweep (give --over section.key=values or a "
+                          "[sweep] table with over = {...})")
+    over = {k: sweep_values(f"{k}", v) for k, v in over.items()}
+    for k in over:
+        check_sweep_key(k, k)
+    if max_replicas is None:
+        max_replicas = table.get("max_replicas", DEFAULT_MAX_REPLICAS)
+    if not (isinstance(max_replicas, int) and max_replicas >= 1):
+        raise ConfigError(f"sweep.max_replicas: must be an integer >= 1, got {max_replicas!r}")
+    keys = list(over)
+    points, cfgs = [], []
+    for combo in itertools.product(*(over[k] for k in keys)):
+        point = dict(zip(keys, combo))
+        cfg = copy.deepcopy(base)
+        for k, v in point.items():
+            _set(cfg, k, v)
+        try:
+            cfg = normalize(cfg)
+        except ConfigError as e:
+            shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in point.items())
+            raise ConfigError(f"sweep point {shown}: {e}") from None
+        points.append(point)
+        cfgs.append(cfg)
+    # Group by everything except the replica keys, keeping first-appearance order.
+    groups: dict[str, list[int]] = {}
+    for i, cfg in enumerate(cfgs):
+        shape = copy.deepcopy(cfg)
+        shape["traffic"].pop("load")
+        shape["sim"].pop("seed")
+        groups.setdefault(json.dumps(shape, sort_keys=True), []).append(i)
+    batches = []
+    for members in groups.values():
+        for s in range(0, len(members), max_replicas):
+            chunk = members[s:s + max_replicas]
+            batches.append(Batch(indices=chunk, config=cfgs[chunk[0]],
+                                 loads=[cfgs[i]["traffic"]["load"] for i in chunk],
+                                 seeds=[cfgs[i]["sim"]["seed"] for i in chunk]))
+    return keys, points, cfgs, batches
+
+
+@dataclass
+class SweepStatus:
+    """What a progress callback receives after each batch (and the progress line shows)."""
+    done: int               # points finished, including those found in the output file
+    total: int
+    resumed: int            # points found finished in the output file at start
+    elapsed: float          # seconds since this sweep call started
+    eta: float              # estimated seconds left (NaN before the first batch finishes)
+    cycles_per_second: float  # engine cycles per wall second, over the batches run so far
+    batch: int              # batches run in this call
+    batches: int            # batches this call has to run
+
+    def line(self) -> str:
+        eta = "-" if math.isnan(self.eta) else _hms(self.eta)
+        rate = "-" if math.isnan(self.cycles_per_second) else f"{self.cycles_per_second:,.0f}"
+        return (f"points {self.done}/{self.total}  batch {self.batch}/{self.batches}  "
+                f"elapsed {_hms(self.elapsed)}  left ~{eta}  {rate} cycles/s")
+
+
+def _hms(s: float) -> str:
+    s = int(round(s))
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+
+
+@dataclass
+class SweepResult:
+    keys: list[str]
+    points: list[dict]              # parameters of each point, in plan order
+    results: list                   # one Result per point
+    engine_runs: int                # engine runs made by this call (0 when all resumed)
+    resumed: int                    # points read back from the output file
+    wall_seconds: float
+    output: str | None = None
+    config: dict = field(default_factory=dict, repr=False)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One flat dict per point: its parameters, then its summary."""
+        return [{**p, **r.summary()} for p, r in zip(self.points, self.results)]
+
+
+class _Line:
+    """The progress line on stderr: refreshed at each batch end and, throttled, during it."""
+
+    def __init__(self, stream=sys.stderr):
+        self.stream, self.last, self.wrote = stream, 0.0, False
+
+    def show(self, text: str, force: bool = False) -> None:
+        now = time.monotonic()
+        if not force and now - self.last < 0.5:
+            return
+        self.last = now
+        self.stream.write(f"\r  {text} ")
+        self.stream.flush()
+        self.wrote = True
+
+    def close(self) -> None:
+        if self.wrote:
+            self.stream.write("\n")
+
+
+def sweep(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | Sequence[str] | None = None,
+          output: str | os.PathLike | None = None, backend: str | None = None,
+          progress: bool | Callable[[SweepStatus], None] = False, threads: int | None = None,
+          max_replicas: int | None = None) -> SweepResult:
+    """Run every point of a sweep and return their Results (in plan order).
+
+    over: ``{key: values}`` or ``["key=spec", ...]``; default the config's ``[sweep]``.
+    output: HDF5 file, written after every batch; when it already holds this sweep,
+    finished points are read back and only the rest run (a different sweep in it is an
+    error: ConfigError). progress: True for a line on stderr, or a callable receiving a
+    SweepStatus after each batch (an exception it raises stops the sweep; what was
+    written stays).
+    """
+    from . import engine, hdf5
+
+    if over is not None and not isinstance(over, Mapping):
+        over = parse_over(list(over))
+    keys, points, cfgs, batches = plan(config, over, max_replicas)
+    base = normalize({k: v for k, v in dict(config).items() if k != "sweep"})
+    base["sweep"] = {"over": {k: _distinct(p[k] for p in points) for k in keys}}
+    results: list = [None] * len(points)
+    resumed = 0
+    if output is not None and os.path.exists(output):
+        old = hdf5.read_sweep(output)
+        if old["keys"] != keys or old["points"] != json.loads(json.dumps(points)) or \
+                _strip_sweep(old["config"]) != json.loads(json.dumps(_strip_sweep(base))):
+            raise ConfigError(f"{os.fspath(output)}: holds a different sweep (other config, "
+                              f"keys or points); remove it or choose another output")
+        for i, r in enumerate(old["results"]):
+            if r is not None:
+                results[i] = r
+                resumed += 1
+    elif output is not None:
+        hdf5.create_sweep(output, base, keys, points, extra_attrs={"kind": "sweep"})
+    todo = [b for b in batches if any(results[i] is None for i in b.indices)]
+    start = time.monotonic()
+    line = _Line() if progress is True else None
+    done, cycles, engine_wall, runs = resumed, 0, 0.0, 0
+
+    def status(batch_no: int) -> SweepStatus:
+        elapsed = time.monotonic() - start
+        new = done - resumed
+        eta = elapsed / new * (len(points) - done) if new else float("nan")
+        rate = cycles / engine_wall if engine_wall > 0 else float("nan")
+        return SweepStatus(done, len(points), resumed, elapsed, eta, rate, batch_no, len(todo))
+
+    def during(cycle: int, window_end: int, _done: int) -> None:
+        if line is not None:
+            st = status(runs)
+            run_rate = cycle / max(time.monotonic() - t0, 1e-9)
+            line.show(f"{st.line()}  [batch {runs + 1}: cycle {cycle}, "
+                      f"{run_rate:,.0f} cycles/s]")
+
+    try:
+        if line is not None:
+            line.show(status(0).line(), force=True)
+        for b in todo:
+            t0 = time.monotonic()
+            rs = engine.run_replicas(b.config, b.loads, b.seeds, backend=backend,
+                                     threads=threads, progress=during if line else False)
+            for i, r in zip(b.indices, rs):
+                r.config = cfgs[i]      # each replica's own config (load and seed included)
+                results[i] = r
+            runs += 1
+            done += len(b.indices)
+            cycles += rs[0].cycles
+            engine_wall += rs[0].wall_seconds
+            if output is not None:
+                hdf5.append_sweep(output, b.indices, rs)
+            st = status(runs)
+            if line is not None:
+                line.show(st.line(), force=True)
+            elif callable(progress):
+                progress(st)
+    finally:
+        if line is not None:
+            line.close()
+    return SweepResult(keys=keys, points=points, results=results, engine_runs=runs,
+                       resumed=resumed, wall_seconds=time.monotonic() - start,
+                       output=None if output is None else os.fspath(output), config=base)
+
+
+def _distinct(values) -> list:
+    out, seen = [], set()
+    for v in values:
+        j = json.dumps(v)
+        if j not in seen:
+            seen.add(j)
+            out.append(v)
+    return out
+
+
+def _strip_sweep(cfg: dict) -> dict:
+    return {k: v for k, v in cfg.items() if k != "sweep"}
+
+
+class _CallableModule(type(sys)):
+    """``flitsim.sweep(config, ...)`` works whether ``flitsim.sweep`` resolves to this module
+    or to the function."""
+
+    def __call__(self, *args, **kwargs):
+        return sweep(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
