@@ -44,6 +44,7 @@
 #include <numeric>
 
 #include "../topology_registry.hpp"
+#include "keys.hpp"
 
 namespace flitsim {
 
@@ -146,6 +147,7 @@ class GlobalWiring {
 };
 
 Topology build_dragonfly(const Params& prm) {
+  check_topology_keys(prm, "dragonfly", {"p", "a", "h", "groups", "arrangement", "seed", "relabel", "intra", "rows", "cols", "trunking", "local_ports"});
   // ---- parameters (all checked before anything is built) ----
   const std::string intra = prm.get_str("intra", "all-to-all");
   if (intra != "all-to-all" && intra != "row-column")

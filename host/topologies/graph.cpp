@@ -27,6 +27,7 @@
 #include <sstream>
 
 #include "../topology_registry.hpp"
+#include "keys.hpp"
 
 namespace flitsim {
 
@@ -229,6 +230,7 @@ void read_edge_list(const std::string& text, const std::string& path, const Para
 }
 
 Topology build_graph(const Params& prm) {
+  check_topology_keys(prm, "graph", {"file", "routers", "links", "terminals"});
   GraphSpec g;
   if (prm.has("file")) {
     if (prm.has("links")) prm.fail("links", "give either file or links, not both");

@@ -4,6 +4,7 @@
 // xgft(3,12,8,12,4) is m = [12,12,8], w = [1,12,4] (configs/papers/noise-*.toml).
 // Wiring, numbering, classes and coordinates: xgft_wiring.hpp.
 #include "../topology_registry.hpp"
+#include "keys.hpp"
 #include "xgft_wiring.hpp"
 
 namespace flitsim {
@@ -11,6 +12,7 @@ namespace flitsim {
 namespace {
 
 Topology build_xgft(const Params& prm) {
+  check_topology_keys(prm, "xgft", {"m", "w", "h"});
   const std::vector<int64_t> m = prm.get_ints("m"), w = prm.get_ints("w");
   if (m.empty()) prm.fail("m", "must list at least one level");
   if (w.size() != m.size())
