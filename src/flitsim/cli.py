@@ -318,10 +318,44 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --- plot -----------------------------------------------------------------------------------
+
+PLOT_EXAMPLES = """\
+examples:
+  flitsim plot sweep.h5                    writes sweep.png
+  flitsim plot run.h5 -o run.pdf
+"""
+
+
+def _add_plot(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "plot", formatter_class=_Formatter, epilog=PLOT_EXAMPLES,
+        help="plot a results or sweep file (needs matplotlib)",
+        description="Draw latency vs offered load and accepted vs offered load per series,\n"
+                    "the saturation load per series and channel utilisation by class from\n"
+                    "a file written by `flitsim run -o` or `flitsim sweep -o`. Needs\n"
+                    "matplotlib: pip install 'flitsim[plot]'.")
+    p.add_argument("result", metavar="RESULT.h5", help="results or sweep file")
+    p.add_argument("-o", "--output", metavar="OUT.png",
+                   help="image file (default: RESULT with .png; format from the suffix)")
+    p.set_defaults(func=cmd_plot)
+
+
+def cmd_plot(args: argparse.Namespace) -> int:
+    plot = importlib.import_module("flitsim.plot")
+    try:
+        out = plot.plot_file(args.result, args.output)
+    except plot.PlotUnavailable as e:
+        _error(e)
+        return EXIT_FAILURE
+    print(f"plot written to {out}")
+    return EXIT_OK
+
+
 # --- main -----------------------------------------------------------------------------------
 
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (
-    _add_run, _add_info, _add_saturate, _add_sweep)
+    _add_run, _add_info, _add_saturate, _add_sweep, _add_plot)
 
 MAIN_EXAMPLES = """\
 examples:
