@@ -30,6 +30,24 @@ def hist_percentile(hist: np.ndarray, q: float) -> float:
     return float(np.searchsorted(cum, target - 1e-9 * total, side="left"))
 
 
+def _t_quantile(confidence: float, dof: int) -> float:
+    """Two-sided Student-t quantile (scipy when present, else a Cornish-Fisher expansion
+    of the normal quantile, accurate to ~1e-3 for dof >= 3)."""
+    p = 0.5 + confidence / 2
+    try:
+        from scipy.stats import t
+        return float(t.ppf(p, dof))
+    except ImportError:
+        pass
+    from statistics import NormalDist
+    z = NormalDist().inv_cdf(p)
+    g1 = (z ** 3 + z) / 4
+    g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
+    g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
+    g4 = (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160
+    return z + g1 / dof + g2 / dof ** 2 + g3 / dof ** 3 + g4 / dof ** 4
+
+
 @dataclass
 class Result:
     """One replica's statistics. Loads and throughputs are in flits/node/cycle."""
@@ -105,6 +123,92 @@ class Result:
     @property
     def network_latency_p99(self) -> float:
         return hist_percentile(self.network_latency_hist, 0.99)
+
+    @property
+    def latency_p90(self) -> float:
+        return hist_percentile(self.latency_hist, 0.90)
+
+    @property
+    def latency_p999(self) -> float:
+        return hist_percentile(self.latency_hist, 0.999)
+
+    @property
+    def network_latency_p50(self) -> float:
+        return hist_percentile(self.network_latency_hist, 0.50)
+
+    @property
+    def network_latency_p90(self) -> float:
+        return hist_percentile(self.network_latency_hist, 0.90)
+
+    @property
+    def network_latency_p999(self) -> float:
+        return hist_percentile(self.network_latency_hist, 0.999)
+
+    @property
+    def latency_std(self) -> float:
+        """Standard deviation of packet latency, from the histogram (latencies beyond the
+        last bin count as the last bin's value)."""
+        n = int(self.latency_hist.sum())
+        if n < 2:
+            return float("nan")
+        v = np.arange(self.latency_hist.size, dtype=np.float64)
+        mean = float((v * self.latency_hist).sum()) / n
+        var = float((self.latency_hist * (v - mean) ** 2).sum()) / (n - 1)
+        return var ** 0.5
+
+    # Statistics across nodes ----------------------------------------------------------
+    # The engine keeps per-node counters over the whole window, not per time interval, so
+    # confidence intervals use batch means over groups of nodes (BATCHES contiguous node
+    # ranges, i.e. routers/groups of the topology): the spread between parts of the
+    # network, a lower bound on the run-to-run spread (it omits time correlation).
+    BATCHES = 20
+
+    def _node_batches(self, per_node: np.ndarray) -> np.ndarray:
+        b = min(self.BATCHES, per_node.size)
+        return np.array([chunk.sum() / (chunk.size * self.measure)
+                         for chunk in np.array_split(per_node.astype(np.float64), b)])
+
+    def batch_means_ci(self, per_node: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
+        """(mean, half-width) of a per-node flit count as flits/node/cycle, by batch means
+        over node groups with a Student-t interval."""
+        x = self._node_batches(per_node)
+        if x.size < 2:
+            return float(x.mean()) if x.size else float("nan"), float("nan")
+        return float(x.mean()), _t_quantile(confidence, x.size - 1) * float(
+            x.std(ddof=1)) / x.size ** 0.5
+
+    @property
+    def accepted_ci95(self) -> float:
+        """Half-width of the 95% batch-means interval of the accepted throughput."""
+        return self.batch_means_ci(self.node_ejected_flits)[1]
+
+    @property
+    def offered_ci95(self) -> float:
+        """Half-width of the 95% batch-means interval of the offered load."""
+        return self.batch_means_ci(self.node_created_flits)[1]
+
+    @property
+    def latency_mean_ci95(self) -> float:
+        """Half-width of a 95% interval of the mean latency treating packets as independent
+        (1.96 x std / sqrt(n)); packets of one run are correlated, so this is optimistic
+        near saturation: compare seeds (a sweep over sim.seed) for a run-to-run interval."""
+        n = self.packets_measured
+        return 1.959963984540054 * self.latency_std / n ** 0.5 if n > 1 else float("nan")
+
+    @property
+    def fairness(self) -> float:
+        """Jain's fairness index of per-node accepted throughput (flits arriving at each
+        node): (sum x)^2 / (N sum x^2), 1 when all nodes receive equally, 1/N at worst."""
+        x = self.node_ejected_flits.astype(np.float64)
+        sq = float((x * x).sum())
+        return float(x.sum()) ** 2 / (x.size * sq) if sq > 0 else float("nan")
+
+    @property
+    def injection_fairness(self) -> float:
+        """Jain's fairness index of per-node injected (created) flits."""
+        x = self.node_created_flits.astype(np.float64)
+        sq = float((x * x).sum())
+        return float(x.sum()) ** 2 / (x.size * sq) if sq > 0 else float("nan")
 
     def channel_utilisation(self) -> dict[str, float]:
         """Mean flits/cycle per channel (output port) over the window, by channel class."""

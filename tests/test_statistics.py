@@ -1,0 +1,48 @@
+"""Derived statistics on Result: percentiles, batch-means intervals, Jain's fairness."""
+import dataclasses
+
+import numpy as np
+import pytest
+
+import flitsim
+from flitsim.results import _t_quantile
+from conftest import small_dragonfly
+
+
+@pytest.fixture(scope="module")
+def res():
+    return flitsim.run(small_dragonfly(traffic={"load": 0.3}), backend="cpu")
+
+
+def test_t_quantiles():
+    assert _t_quantile(0.95, 19) == pytest.approx(2.093, abs=2e-3)
+    assert _t_quantile(0.95, 4) == pytest.approx(2.776, abs=5e-3)
+    assert _t_quantile(0.99, 1000) == pytest.approx(2.581, abs=2e-3)
+
+
+def test_percentiles_are_ordered(res):
+    assert res.latency_p50 <= res.latency_p90 <= res.latency_p99 <= res.latency_p999 \
+        <= res.latency_max
+    assert res.network_latency_p50 <= res.network_latency_p90 <= res.network_latency_p99 \
+        <= res.network_latency_p999
+    per_packet = np.repeat(np.arange(res.latency_hist.size), res.latency_hist)
+    assert res.latency_std == pytest.approx(per_packet.std(ddof=1))
+    assert res.latency_p90 == np.percentile(per_packet, 90, method="inverted_cdf")
+
+
+def test_batch_means_interval(res):
+    mean, half = res.batch_means_ci(res.node_ejected_flits)
+    assert mean == pytest.approx(res.accepted, rel=0.02)   # batches of 3 or 4 nodes
+    assert 0 < half < 0.05 and half == res.accepted_ci95
+    assert abs(res.offered - 0.3) < 3 * res.offered_ci95 + 1e-3
+    assert 0 < res.latency_mean_ci95 < 1
+
+
+def test_jain_fairness(res):
+    assert 0.95 < res.fairness <= 1.0 and 0.95 < res.injection_fairness <= 1.0
+    n = res.nodes
+    even = dataclasses.replace(res, node_ejected_flits=np.full(n, 7, np.int64))
+    assert even.fairness == pytest.approx(1.0)
+    one = np.zeros(n, np.int64)
+    one[3] = 100
+    assert dataclasses.replace(res, node_ejected_flits=one).fairness == pytest.approx(1 / n)
