@@ -140,6 +140,7 @@ class JsonParser {
   }
   bool peek(char c) const { return pos_ < t_.size() && t_[pos_] == c; }
   void expect(char c) {
+    if (pos_ >= t_.size()) fail("unexpected end of file");
     if (!peek(c)) fail(std::string("expected '") + c + "'");
     ++pos_;
   }
