@@ -1,9 +1,18 @@
 """Slim Fly, MLFM and OFT (TARGETS §2.4 D2-S1..S19, §3.4 items 1–2)."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 pytest.importorskip("flitsim._core")
 from flitsim import topology as T  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def paper(name):
+    """Path of a shipped paper config, independent of the working directory."""
+    return str(ROOT / "configs" / "papers" / f"{name}.toml")
 
 
 def sf(q, **keys):
@@ -63,8 +72,8 @@ def test_d2_s8_moore_bound():
 
 
 def test_d2_s9_s10_mlfm():
-    d = T.describe("configs/papers/d2-mlfm-h15.toml")
-    t = T.build("configs/papers/d2-mlfm-h15.toml")
+    d = T.describe(paper("d2-mlfm-h15"))
+    t = T.build(paper("d2-mlfm-h15"))
     assert (d["nodes"], d["routers"], d["radix"], d["radix_min"]) == (3600, 360, 30, 30)
     assert np.bincount(t.coord("level")).tolist() == [240, 120]
     assert d["links"] + d["nodes"] == 7200 and d["links_per_node"] == 2.0
@@ -78,8 +87,8 @@ def ml3b_rows(t):
 
 
 def test_d2_s11_s13_oft():
-    d = T.describe("configs/papers/d2-oft-k12.toml")
-    t = T.build("configs/papers/d2-oft-k12.toml")
+    d = T.describe(paper("d2-oft-k12"))
+    t = T.build(paper("d2-oft-k12"))
     assert t.attrs["routers_per_level"] == 133
     assert (d["routers"], d["nodes"], d["radix"], d["radix_min"]) == (399, 3192, 24, 24)
     assert d["path_diversity"]["histogram"] == {1: 35112, 12: 133}  # (0,i)-(2,i): k paths
@@ -118,17 +127,17 @@ def test_d2_s15_radix_64():
 
 def test_d2_s19_three_ports_two_links_per_endpoint():
     for cfg in ["d2-mlfm-h15", "d2-oft-k12"]:
-        d = T.describe(f"configs/papers/{cfg}.toml", distances=False, paths=False)
+        d = T.describe(paper(cfg), distances=False, paths=False)
         assert (d["ports_per_node"], d["links_per_node"]) == (3.0, 2.0)
 
 
 def test_d2_s18_bisection_estimates():
     # P3:L201 (METIS): MLFM ~0.5b, SF ~0.71b / 0.67b; the MLFM column split is 0.533b
-    assert T.bisection("configs/papers/d2-mlfm-h15.toml")["per_node"] <= 0.54
-    for cfg, paper in [("d2-slimfly-q13-p9", 0.71), ("d2-slimfly-q13-p10", 0.67)]:
-        b = T.bisection(f"configs/papers/{cfg}.toml")
+    assert T.bisection(paper("d2-mlfm-h15"))["per_node"] <= 0.54
+    for cfg, metis in [("d2-slimfly-q13-p9", 0.71), ("d2-slimfly-q13-p10", 0.67)]:
+        b = T.bisection(paper(cfg))
         assert b["nodes"][0] == b["nodes"][1]
-        assert abs(b["per_node"] - paper) < 0.08  # a heuristic partitioner
+        assert abs(b["per_node"] - metis) < 0.08  # a heuristic partitioner
 
 
 @pytest.mark.parametrize("keys,key", [

@@ -1,9 +1,18 @@
 """Dragonfly structure (TARGETS §2.1 DF-S1..S6, §3.1 items 1, 2, 9; P2 row-column groups)."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 pytest.importorskip("flitsim._core")
 from flitsim import topology as T  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def paper(name):
+    """Path of a shipped paper config, independent of the working directory."""
+    return str(ROOT / "configs" / "papers" / f"{name}.toml")
 
 
 def df(**keys):
@@ -171,7 +180,7 @@ def follow_local(t, r, j):
 
 
 def test_row_column_groups_iso_n():
-    d = T.describe("configs/papers/iso-n-rc.toml", paths=False)
+    d = T.describe(paper("iso-n-rc"), paths=False)
     assert (d["nodes"], d["routers"], d["links"]) == (12250, 1750, 28875)
     assert d["links_by_class"] == {"local": 22750, "global": 6125}
     assert d["radix"] == d["radix_min"] == 40

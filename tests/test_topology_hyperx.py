@@ -1,9 +1,18 @@
 """HyperX and express mesh (TARGETS §2.6 HX-S1..S4, §2.3 IS-3/7/15/19, §3.3 item 3)."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 pytest.importorskip("flitsim._core")
 from flitsim import topology as T  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def paper(name):
+    """Path of a shipped paper config, independent of the working directory."""
+    return str(ROOT / "configs" / "papers" / f"{name}.toml")
 
 
 def hx(widths, terminals, **keys):
@@ -22,7 +31,7 @@ def test_radix_64_sizes(tid, widths, terms, nodes):
 
 
 def test_hx_s4_evaluation_network():
-    d = T.describe("configs/papers/hyperx-8x8x8.toml")
+    d = T.describe(paper("hyperx-8x8x8"))
     assert (d["routers"], d["nodes"], d["radix"], d["links"]) == (512, 4096, 29, 5376)
     assert d["links_by_class"] == {"dim0": 1792, "dim1": 1792, "dim2": 1792}
     assert d["diameter"] == 3
@@ -65,7 +74,7 @@ def test_dim_port_table():
 @pytest.mark.parametrize("cfg,routers,links", [
     ("iso-n-em", 1200, 17400), ("iso-nl-em", 1200, 17400), ("iso-nrl-em", 1500, 24000)])
 def test_express_mesh_gap1(cfg, routers, links):
-    d = T.describe(f"configs/papers/{cfg}.toml", paths=False)
+    d = T.describe(paper(cfg), paths=False)
     assert (d["nodes"], d["routers"], d["links"], d["diameter"]) == (12000, routers, links, 3)
 
 
@@ -75,10 +84,10 @@ def test_express_mesh_gap2(cfg, routers, codes_links, table2_links):
     # CODES rule: linked iff |dx| = 1 or (|dx| - 1) mod gap = 0, i.e. odd distances for gap 2.
     # Table 2's link counts (15,000 / 24,000) are not reproducible by any construction we know
     # (TARGETS §3.3 item 3); its balance column needs diameter 6, which is.
-    d = T.describe(f"configs/papers/{cfg}.toml", paths=False)
+    d = T.describe(paper(cfg), paths=False)
     assert (d["nodes"], d["routers"], d["links"], d["diameter"]) == (12000, routers, codes_links, 6)
     assert d["links"] != table2_links
-    t = T.build(f"configs/papers/{cfg}.toml")
+    t = T.build(paper(cfg))
     widths = t.tables["widths"]
     # at most 2 + (L - 3) // gap ports per dimension (TARGETS §3.3 item 3; exact for even L)
     assert (t.radix() - t.terminals()).max() == sum(2 + (w - 3) // 2 for w in widths)

@@ -5,10 +5,20 @@ Reproducible values are asserted exactly. Where the paper is inconsistent (TARGE
 §3.3 items 3, 6) flitsim's value is asserted instead, and a strict xfail test asserts the
 paper's value and names the erratum, so a fix on either side is noticed.
 """
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("flitsim._core")
 from flitsim import topology as T  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def paper(name):
+    """Path of a shipped paper config, independent of the working directory."""
+    return str(ROOT / "configs" / "papers" / f"{name}.toml")
+
 
 # id, config, nodes, routers, links, N/R, balance (2 decimals), cost (Table 4, rounded)
 TABLE2 = [
@@ -57,8 +67,8 @@ _cache = {}
 
 def measured(cfg):
     if cfg not in _cache:
-        d = T.describe(f"configs/papers/{cfg}.toml", paths=False)
-        t = T.build(f"configs/papers/{cfg}.toml")
+        d = T.describe(paper(cfg), paths=False)
+        t = T.build(paper(cfg))
         _cache[cfg] = {"nodes": d["nodes"], "routers": d["routers"], "links": d["links"],
                        "n_per_r": int(t.terminals().max()), "balance": round(d["balance"], 2),
                        "cost": round(d["cost"]), "diameter": d["diameter"],
@@ -95,9 +105,9 @@ def test_balance_uses_the_diameters_the_paper_assumed():
 
 
 def test_cost_split_rules():
-    rc = T.describe("configs/papers/iso-n-rc.toml", distances=False, paths=False)
+    rc = T.describe(paper("iso-n-rc"), distances=False, paths=False)
     assert (rc["links_copper"], rc["links_optical"]) == (22750, 6125)  # intra-group copper
-    ft = T.describe("configs/papers/iso-nr-ft.toml", distances=False, paths=False)
+    ft = T.describe(paper("iso-nr-ft"), distances=False, paths=False)
     assert (ft["links_copper"], ft["links_optical"]) == (8000, 8000)  # half and half
-    em = T.describe("configs/papers/iso-nrl-em.toml", distances=False, paths=False)
+    em = T.describe(paper("iso-nrl-em"), distances=False, paths=False)
     assert (em["links_copper"], em["links_optical"]) == (7500, 16500)  # 5 per router, gap 1

@@ -1,11 +1,20 @@
 """Fat trees and XGFTs (TARGETS §2.2 NZ-S1..S8, §2.3 IS-4/8/16/20, IS-T2, D2-S14)."""
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 pytest.importorskip("flitsim._core")
 from flitsim import topology as T  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def paper(name):
+    """Path of a shipped paper config, independent of the working directory."""
+    return str(ROOT / "configs" / "papers" / f"{name}.toml")
+
 
 # P1 Table 1 with the shorthand expansion m_1 = 12, w_1 = 1 (TARGETS §3.2 item 1).
 XGFT_TABLE1 = [
@@ -36,11 +45,11 @@ def test_xgft_table1(tid, m, w, nodes, switches):
 
 
 def test_xgft_small_wiring_and_leaves():
-    t = T.build("configs/papers/noise-xgft-2-12-6.toml")
+    t = T.build(paper("noise-xgft-2-12-6"))
     assert (t.num_nodes, t.num_routers) == (144, 18)
     # "12 leaf switches and 144 ports" (P1:L147); endpoint e hangs off leaf e // 12
     assert np.array_equal(t.port_router[t.node_port], np.arange(144) // 12)
-    d = T.describe("configs/papers/noise-xgft-2-12-6.toml")
+    d = T.describe(paper("noise-xgft-2-12-6"))
     assert d["links_by_class"] == {"l1-l2": 72} and d["diameter"] == 2
     assert d["min_vc_classes"] == 1
     # every top switch reaches every leaf exactly once
@@ -62,8 +71,8 @@ def level_counts(t):
 
 @pytest.mark.parametrize("cfg", ["iso-n-ft", "iso-nrl-ft", "iso-rl-ft"])
 def test_fat_tree_30_pods(cfg):
-    d = T.describe(f"configs/papers/{cfg}.toml", paths=False)
-    t = T.build(f"configs/papers/{cfg}.toml")
+    d = T.describe(paper(cfg), paths=False)
+    t = T.build(paper(cfg))
     assert (d["nodes"], d["routers"], d["links"]) == (12000, 1500, 24000)
     assert list(level_counts(t)) == [600, 600, 300]
     assert d["radix"] == d["radix_min"] == 40
@@ -82,8 +91,8 @@ def test_fat_tree_30_pods(cfg):
 
 @pytest.mark.parametrize("cfg", ["iso-nr-ft", "iso-nl-ft"])
 def test_tapered_fat_tree_25_pods(cfg):
-    t = T.build(f"configs/papers/{cfg}.toml")
-    d = T.describe(f"configs/papers/{cfg}.toml", paths=False)
+    t = T.build(paper(cfg))
+    d = T.describe(paper(cfg), paths=False)
     # Table 2 prints 12,012 nodes; 500 leaves x 24 nodes = 12,000 (TARGETS §2.3 IS-8 erratum)
     assert (d["nodes"], d["routers"], d["links"]) == (12000, 1100, 16000)
     assert list(level_counts(t)) == [500, 400, 200]
