@@ -10,8 +10,18 @@
 
 namespace flitsim {
 
-enum class RoutingKind : int32_t { DragonflyMin = 0, TableMin = 1 };
-enum class PatternKind : int32_t { Uniform = 0 };
+enum class RoutingKind : int32_t {
+  DragonflyMin = 0,       // routing/dragonfly_min.cuh
+  TableMin = 1,           // routing/table_min.cuh
+  DragonflyValiant = 2,   // routing/dragonfly_valiant.cuh (restricted or any)
+  TableValiant = 3,       // routing/table_valiant.cuh
+};
+// Destination patterns (traffic/patterns.cuh); all but uniform work on process ranks, which
+// traffic.placement maps to nodes.
+enum class PatternKind : int32_t {
+  Uniform = 0, BitComp, BitRev, Transpose, Shuffle, Tornado, Neighbor, RandPerm, Shift,
+  GroupShift, Hotspot
+};
 enum class Selection : int32_t { Oblivious = 0, Adaptive = 1 };
 
 // Per-replica integer sums (rep_sums[rep * kRepSums + i]).
@@ -20,7 +30,8 @@ enum RepSum : int32_t {
   kNetLatencySum = 1,   // tail arrival − head injection
   kHopsSum = 2,         // router-to-router hops
   kBufferOverflows = 3, // flits that arrived at a full VC buffer (must stay 0)
-  kRepSums = 4
+  kNonMinimal = 4,      // measured packets the source router sent on a non-minimal route
+  kRepSums = 5
 };
 
 constexpr int kHopBins = 32;
@@ -33,6 +44,8 @@ struct Sizes {
   int32_t fring_total = 0, cring_total = 0, ering_total = 0, nicring_total = 0;
   int32_t df_G = 0, df_a = 0;  // dragonfly table dimensions (0 when unused)
   int32_t dist_R = 0;          // rows of the router distance table (0 when unused)
+  int32_t rt_len = 0;          // entries of the routing function's table (0 when unused)
+  int32_t tr_len = 0;          // entries per replica of the traffic table (0 when unused)
 };
 
 // Scalar parameters shared by all replicas.
@@ -44,6 +57,20 @@ struct SimParams {
   Selection selection = Selection::Oblivious;
   int32_t vc_classes = 1;     // deadlock-avoidance classes the routing uses
   PatternKind pattern = PatternKind::Uniform;
+  bool valiant_any = false;   // dragonfly Valiant: any router of the intermediate group
+  int32_t phase_classes = 1;  // table Valiant: VC classes of one minimal phase
+  int32_t df_p = 0;           // dragonfly nodes per router (group-shift)
+  // Traffic: pattern parameters and the layout of the per-replica traffic table tr_table
+  // (offsets into one replica's tr_len entries; -1 when the sub-table is absent).
+  int32_t pat_bits = 0;       // log2 N for the bit permutations
+  long long pat_shift = 0;    // shift, tornado and group-shift offset in nodes (mod N)
+  uint32_t hot_threshold = 0; // P(packet goes to a hotspot)·2^32 (saturates at 2^32 - 1)
+  bool hot_all = false;       // every packet goes to a hotspot
+  int32_t hot_count = 0;
+  int32_t tr_perm = -1;       // randperm: rank -> rank, N entries
+  int32_t tr_rank = -1;       // placement: node -> rank, N entries
+  int32_t tr_node = -1;       // placement: rank -> node, N entries
+  int32_t tr_hot = -1;        // hotspot ranks, hot_count entries
 };
 
 // X(type, name, element count as an expression of `sz`)
@@ -64,11 +91,13 @@ struct SimParams {
   X(int32_t, df_gateway_router, sz.df_G * sz.df_G)         \
   X(int32_t, df_gateway_port, sz.df_G * sz.df_G)           \
   X(int32_t, df_local_port, sz.R * sz.df_a)                \
-  X(uint8_t, dist, (long long)sz.dist_R * sz.dist_R)
+  X(uint8_t, dist, (long long)sz.dist_R * sz.dist_R)                   \
+  X(int32_t, rt_table, sz.rt_len) /* routing-specific, see the routing's file */
 
 #define FLITSIM_REPLICA_ARRAYS(X)                                             \
   X(u64, rep_seed, sz.reps)                                    \
   X(u64, rep_threshold, sz.reps) /* P(new packet)·2^32 */      \
+  X(int32_t, tr_table, (long long)sz.reps * sz.tr_len) /* traffic tables, see SimParams */ \
   X(flit_t, fring, (long long)sz.reps * sz.fring_total)                       \
   X(int32_t, cring, (long long)sz.reps * sz.cring_total)                      \
   X(flit_t, ering, (long long)sz.reps * sz.ering_total)                       \

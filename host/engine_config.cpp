@@ -19,7 +19,20 @@ EngineConfig parse_engine_config(const Params& router, const Params& channels, c
   if (c.selection != "oblivious" && c.selection != "adaptive")
     routing.fail("selection", "must be \"oblivious\" or \"adaptive\", got \"" + c.selection + "\"");
   c.deadlock_avoidance = routing.get_int("deadlock_avoidance", 1) != 0;
+  c.valiant = routing.get_str("valiant", "");
+  if (!c.valiant.empty() && c.valiant != "restricted" && c.valiant != "any")
+    routing.fail("valiant", "must be \"restricted\" or \"any\", got \"" + c.valiant + "\"");
   c.pattern = traffic.get_str("pattern", c.pattern);
+  c.placement = traffic.get_str("placement", c.placement);
+  if (c.placement != "contiguous" && c.placement != "random")
+    traffic.fail("placement", "must be \"contiguous\" or \"random\", got \"" + c.placement + "\"");
+  c.has_shift = traffic.has("shift");
+  c.shift = traffic.get_int("shift", 0);
+  c.hotspots = traffic.get_ints("hotspots", c.hotspots);
+  if (c.hotspots.empty()) traffic.fail("hotspots", "must list at least one rank");
+  c.hotspot_fraction = traffic.get_float("hotspot_fraction", c.hotspot_fraction);
+  if (!(c.hotspot_fraction >= 0.0 && c.hotspot_fraction <= 1.0))
+    traffic.fail("hotspot_fraction", "must be in [0, 1], got " + std::to_string(c.hotspot_fraction));
   c.packet_size = int32_t(traffic.get_int_min("packet_size", 1, c.packet_size));
   if (c.packet_size > 1 << 20) traffic.fail("packet_size", "must be <= 2^20 flits");
   const double load = traffic.get_float("load", c.loads[0]);
@@ -55,21 +68,163 @@ void check_channel_keys(const Topology& t, const EngineConfig& cfg) {
 
 // Which routing function runs, and how many deadlock-avoidance VC classes it needs here.
 void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vector<uint8_t>* dist,
-                    SimParams& prm) {
+                    SimParams& prm, std::vector<int32_t>& rt_table) {
   const Params where("routing");
-  if (cfg.algorithm != "min")
-    where.fail("algorithm", "\"" + cfg.algorithm + "\" is not implemented yet (available: min)");
+  const bool valiant = cfg.algorithm == "valiant";
+  if (cfg.algorithm != "min" && !valiant)
+    where.fail("algorithm", "\"" + cfg.algorithm + "\" is not implemented yet (available: min, valiant)");
   prm.selection = cfg.selection == "adaptive" ? Selection::Adaptive : Selection::Oblivious;
-  if (t.kind == "dragonfly" && t.tables.count("gateway_router")) {
-    prm.routing = RoutingKind::DragonflyMin;
-    prm.vc_classes = 2;
+  const bool dragonfly = t.kind == "dragonfly" && t.tables.count("gateway_router");
+  if (!cfg.valiant.empty() && valiant && !dragonfly)
+    where.fail("valiant", "only applies to dragonflies (generic Valiant on " + t.kind +
+                              " draws any router with terminals); leave it unset");
+  if (dragonfly) {
+    if (!valiant) {
+      prm.routing = RoutingKind::DragonflyMin;
+      prm.vc_classes = 2;  // L0 R0 L1
+      return;
+    }
+    if (t.attrs.at("groups") < 3)
+      where.fail("algorithm", "\"valiant\" on a dragonfly needs at least 3 groups, got " +
+                                  std::to_string(t.attrs.at("groups")));
+    prm.routing = RoutingKind::DragonflyValiant;
+    prm.valiant_any = cfg.valiant == "any";
+    prm.vc_classes = prm.valiant_any ? 4 : 3;  // L0 R0 L1 | L2 R1 L3, or L0 R0 | L1 R1 L2
     return;
   }
-  prm.routing = RoutingKind::TableMin;
   int diameter = 0;
   for (uint8_t d : *dist) diameter = std::max<int>(diameter, d);
   auto it = t.attrs.find("min_vc_classes");
-  prm.vc_classes = it != t.attrs.end() ? int32_t(it->second) : std::max(1, diameter);
+  const int32_t min_classes = it != t.attrs.end() ? int32_t(it->second) : std::max(1, diameter);
+  if (!valiant) {
+    prm.routing = RoutingKind::TableMin;
+    prm.vc_classes = min_classes;
+    return;
+  }
+  // Routers with terminals (the candidates) and each router's position among them.
+  std::vector<int32_t> list, pos(t.num_routers, -1);
+  for (int32_t r = 0; r < t.num_routers; ++r)
+    for (int32_t gp = t.port_offset[r]; gp < t.port_offset[r + 1]; ++gp)
+      if (t.port_node[gp] >= 0) {
+        pos[r] = int32_t(list.size());
+        list.push_back(r);
+        break;
+      }
+  if (list.size() < 3)
+    where.fail("algorithm", "\"valiant\" needs at least 3 routers with terminals, got " +
+                                std::to_string(list.size()));
+  rt_table = list;
+  rt_table.insert(rt_table.end(), pos.begin(), pos.end());
+  prm.routing = RoutingKind::TableValiant;
+  prm.phase_classes = min_classes;
+  prm.vc_classes = 2 * min_classes;
+}
+
+// SplitMix64 (identical on every platform, unlike std:: distributions).
+struct SplitMix {
+  uint64_t s;
+  uint64_t next() {
+    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+};
+
+// Uniform random permutation of [0, n) (Fisher–Yates) keyed by (seed, purpose).
+std::vector<int32_t> seeded_permutation(int32_t n, uint64_t seed, uint64_t purpose) {
+  std::vector<int32_t> v(n);
+  for (int32_t i = 0; i < n; ++i) v[i] = i;
+  SplitMix rng{seed * 0x9E3779B97F4A7C15ull ^ (purpose * 0xD1B54A32D192ED03ull)};
+  for (int32_t i = n - 1; i > 0; --i) std::swap(v[i], v[rng.next() % uint64_t(i + 1)]);
+  return v;
+}
+
+// The destination pattern: kind, parameters, and which per-replica tables it needs.
+void choose_pattern(const Topology& t, const EngineConfig& cfg, SimParams& prm, Sizes& sz) {
+  const Params where("traffic");
+  const std::string& pat = cfg.pattern;
+  const int64_t N = t.num_nodes;
+  auto need_shift = [&]() {
+    if (!cfg.has_shift) where.fail("shift", "is required for pattern \"" + pat + "\"");
+    return cfg.shift;
+  };
+  auto reduce = [&](int64_t v) { return ((v % N) + N) % N; };
+  int bits = 0;
+  while ((int64_t(1) << bits) < N) ++bits;
+  auto need_pow2 = [&]() {
+    if ((int64_t(1) << bits) != N)
+      where.fail("pattern", "\"" + pat + "\" needs a power-of-two number of nodes, got " + std::to_string(N));
+    prm.pat_bits = bits;
+  };
+  if (pat == "uniform") prm.pattern = PatternKind::Uniform;
+  else if (pat == "bitcomp") prm.pattern = PatternKind::BitComp;
+  else if (pat == "bitrev") need_pow2(), prm.pattern = PatternKind::BitRev;
+  else if (pat == "shuffle") need_pow2(), prm.pattern = PatternKind::Shuffle;
+  else if (pat == "transpose") {
+    need_pow2();
+    if (bits % 2)
+      where.fail("pattern", "\"transpose\" needs a number of nodes that is an even power of two (a 2^k x 2^k "
+                            "matrix), got " + std::to_string(N));
+    prm.pattern = PatternKind::Transpose;
+  } else if (pat == "tornado") {
+    prm.pattern = PatternKind::Tornado;
+    prm.pat_shift = (N + 1) / 2 - 1;
+  } else if (pat == "neighbor") {
+    prm.pattern = PatternKind::Neighbor;
+    prm.pat_shift = 1;
+  } else if (pat == "shift") {
+    prm.pattern = PatternKind::Shift;
+    prm.pat_shift = reduce(need_shift());
+    if (prm.pat_shift == 0)
+      where.fail("shift", "shifts every node onto itself (a multiple of the " + std::to_string(N) + " nodes)");
+  } else if (pat == "group-shift") {
+    if (t.kind != "dragonfly" || !t.attrs.count("a") || !t.attrs.count("p"))
+      where.fail("pattern", "\"group-shift\" needs a dragonfly (groups of a*p nodes), not " + t.kind);
+    const int64_t group_nodes = t.attrs.at("a") * t.attrs.at("p"), m = need_shift();
+    prm.pattern = PatternKind::GroupShift;
+    prm.pat_shift = reduce(reduce(m) * group_nodes);
+    if (prm.pat_shift == 0)
+      where.fail("shift", "group-shift by " + std::to_string(m) + " groups maps every group onto itself");
+  } else if (pat == "randperm") {
+    prm.pattern = PatternKind::RandPerm;
+  } else if (pat == "hotspot") {
+    prm.pattern = PatternKind::Hotspot;
+    for (int64_t h : cfg.hotspots)
+      if (h < 0 || h >= N)
+        where.fail("hotspots", "rank " + std::to_string(h) + " is outside [0, " + std::to_string(N) + ")");
+    prm.hot_count = int32_t(cfg.hotspots.size());
+    prm.hot_all = cfg.hotspot_fraction >= 1.0;
+    prm.hot_threshold = uint32_t(std::min(4294967295.0, std::floor(cfg.hotspot_fraction * 4294967296.0)));
+  } else {
+    where.fail("pattern", "\"" + pat + "\" is not implemented yet (available: uniform, bitcomp, bitrev, transpose, "
+                          "shuffle, tornado, neighbor, randperm, shift, group-shift, hotspot)");
+  }
+  // Per-replica table layout.
+  int32_t len = 0;
+  if (prm.pattern == PatternKind::RandPerm) prm.tr_perm = len, len += int32_t(N);
+  if (cfg.placement == "random" && prm.pattern != PatternKind::Uniform) {
+    prm.tr_rank = len, len += int32_t(N);
+    prm.tr_node = len, len += int32_t(N);
+  }
+  if (prm.pattern == PatternKind::Hotspot) prm.tr_hot = len, len += prm.hot_count;
+  sz.tr_len = len;
+}
+
+// Fills replica rep's traffic table from its seed.
+void fill_traffic_table(const EngineConfig& cfg, const SimParams& prm, const Sizes& sz, uint64_t seed,
+                        int32_t* tab) {
+  const int32_t N = sz.N;
+  if (prm.tr_perm >= 0) {
+    std::vector<int32_t> perm = seeded_permutation(N, seed, 1);
+    std::copy(perm.begin(), perm.end(), tab + prm.tr_perm);
+  }
+  if (prm.tr_rank >= 0) {
+    std::vector<int32_t> node_of = seeded_permutation(N, seed, 2);  // rank -> node
+    for (int32_t k = 0; k < N; ++k) tab[prm.tr_node + k] = node_of[k], tab[prm.tr_rank + node_of[k]] = k;
+  }
+  if (prm.tr_hot >= 0)
+    for (int32_t i = 0; i < prm.hot_count; ++i) tab[prm.tr_hot + i] = int32_t(cfg.hotspots[i]);
 }
 
 }  // namespace
@@ -87,8 +242,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   sz.bins = cfg.latency_bins;
   if (sz.N < 2) throw ConfigError("topology: needs at least 2 nodes, got " + std::to_string(sz.N));
   check_channel_keys(t, cfg);
-  if (cfg.pattern != "uniform")
-    throw ConfigError("traffic.pattern: \"" + cfg.pattern + "\" is not implemented yet (available: uniform)");
+  choose_pattern(t, cfg, prm, sz);
 
   // Routing tables.
   std::vector<uint8_t> dist;
@@ -102,10 +256,14 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
       throw ConfigError("topology: the router graph is disconnected");
     sz.dist_R = sz.R;
   }
-  choose_routing(t, cfg, &dist, prm);
+  std::vector<int32_t> rt_table;
+  choose_routing(t, cfg, &dist, prm, rt_table);
+  sz.rt_len = int32_t(rt_table.size());
   if (!cfg.deadlock_avoidance) prm.vc_classes = 1;
   if (sz.V < prm.vc_classes)
-    throw ConfigError("router.vcs: routing \"" + cfg.algorithm + "\" on " + t.kind + " needs at least " +
+    throw ConfigError("router.vcs: routing \"" + cfg.algorithm + "\"" +
+                      (prm.routing == RoutingKind::DragonflyValiant ? (prm.valiant_any ? " (any)" : " (restricted)") : "") +
+                      " on " + t.kind + " needs at least " +
                       std::to_string(prm.vc_classes) + " VCs (one per deadlock-avoidance class), got " +
                       std::to_string(sz.V));
   if (dragonfly) {
@@ -128,7 +286,6 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   prm.warmup = cfg.warmup;
   prm.measure = cfg.measure;
   prm.packet_size = cfg.packet_size;
-  prm.pattern = PatternKind::Uniform;
 
   // Channel rings: a port's input ring is fed by the peer's output (router latency + channel
   // latency) or by its node (terminal latency); credits travel back with the channel latency.
@@ -169,11 +326,13 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
     s.df_local_port = t.tables.at("local_port");
   }
   s.dist = std::move(dist);
+  s.rt_table = std::move(rt_table);
 
   for (int r = 0; r < sz.reps; ++r) {
     s.rep_seed[r] = cfg.seeds[r];
     const double p = cfg.loads[r] / cfg.packet_size;  // packets per node per cycle
     s.rep_threshold[r] = uint64_t(std::llround(std::min(1.0, p) * 4294967296.0));
+    fill_traffic_table(cfg, prm, sz, cfg.seeds[r], s.tr_table.data() + (long long)r * sz.tr_len);
   }
   std::fill(s.fring.begin(), s.fring.end(), kNoFlit);
   std::fill(s.ering.begin(), s.ering.end(), kNoFlit);

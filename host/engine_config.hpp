@@ -15,8 +15,13 @@ struct EngineConfig {
   int32_t vcs = 4, buffer = 32, router_latency = 2;
   Params channels{"channels"};
   std::string algorithm = "min", selection = "oblivious";
+  std::string valiant;             // "restricted" (default on dragonflies) or "any"; "" = unset
   bool deadlock_avoidance = true;  // false: every hop on one VC class (to study deadlock)
-  std::string pattern = "uniform";
+  std::string pattern = "uniform", placement = "contiguous";
+  bool has_shift = false;
+  int64_t shift = 0;                     // traffic.shift (shift: nodes; group-shift: groups)
+  std::vector<int64_t> hotspots{0};      // traffic.hotspots (ranks)
+  double hotspot_fraction = 1.0;         // traffic.hotspot_fraction
   int32_t packet_size = 1;
   long long warmup = 1000, measure = 2000, drain_limit = 50000, watchdog = 5000, chunk = 128;
   int32_t packet_slots = 0, latency_bins = 16384;

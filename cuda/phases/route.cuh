@@ -1,8 +1,12 @@
 // Phase 3, route computation: a head flit at the front of an input VC gets its output port
-// and allowed output VC range from the configured routing function.
+// and allowed output VC range from the configured routing function (one file per routing in
+// cuda/routing/, each stating its deadlock-avoidance VC scheme). Routing functions may write
+// the packet's routing state (pk_route): this router holds the head.
 #pragma once
 #include "../routing/dragonfly_min.cuh"
+#include "../routing/dragonfly_valiant.cuh"
 #include "../routing/table_min.cuh"
+#include "../routing/table_valiant.cuh"
 
 namespace flitsim {
 
@@ -13,7 +17,12 @@ FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pi
   p.src_router = s.port_router[s.node_port[pid / s.sz.S]];
   p.dst_port = s.node_port[s.pk_dst[p.slot]];
   p.dst_router = s.port_router[p.dst_port];
-  if (p.dst_router == r) return RouteChoice{p.dst_port, 0, s.sz.V};  // eject on any VC
+  switch (s.prm.routing) {  // non-minimal routings decide themselves when to eject
+    case RoutingKind::DragonflyValiant: return route_dragonfly_valiant(s, rep, r, p);
+    case RoutingKind::TableValiant: return route_table_valiant(s, rep, r, p);
+    default: break;
+  }
+  if (p.dst_router == r) return eject_choice(s, p);
   switch (s.prm.routing) {
     case RoutingKind::DragonflyMin: return route_dragonfly_min(s, r, p);
     case RoutingKind::TableMin:

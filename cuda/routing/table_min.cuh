@@ -9,16 +9,17 @@
 
 namespace flitsim {
 
-FLITSIM_HD RouteChoice route_table_min(const SimView& s, int rep, int r, const PacketInfo& p) {
+// One minimal hop from router r toward router `target` on the VCs of class `cls`; the random
+// pick is keyed by `salt` (the hop count, so each hop of a packet draws afresh).
+FLITSIM_HD RouteChoice table_min_toward(const SimView& s, int rep, int r, const PacketInfo& p, int target,
+                                        int cls, int salt) {
   const long long R = s.sz.dist_R;
-  const int d = s.dist[r * R + p.dst_router];
-  const int hops = s.pk_hops[p.slot];
-  const int cls = hops < s.prm.vc_classes - 1 ? hops : s.prm.vc_classes - 1;
+  const int d = s.dist[r * R + target];
   const int lo = s.class_vc_lo(cls), hi = s.class_vc_hi(cls);
   int count = 0, best = -1, best_credits = -1;
   for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) {
     const int q = s.peer_port[gp];
-    if (q < 0 || s.dist[s.port_router[q] * R + p.dst_router] != d - 1) continue;
+    if (q < 0 || s.dist[s.port_router[q] * R + target] != d - 1) continue;
     ++count;
     if (s.prm.selection == Selection::Adaptive) {
       const int c = free_credits(s, rep, gp, lo, hi);
@@ -26,10 +27,10 @@ FLITSIM_HD RouteChoice route_table_min(const SimView& s, int rep, int r, const P
     }
   }
   if (s.prm.selection == Selection::Oblivious) {
-    int pick = int(draw_below(route_draw(s, rep, p, hops), uint32_t(count)));
+    int pick = int(draw_below(route_draw(s, rep, p, salt), uint32_t(count)));
     for (int gp = s.port_offset[r];; ++gp) {
       const int q = s.peer_port[gp];
-      if (q < 0 || s.dist[s.port_router[q] * R + p.dst_router] != d - 1) continue;
+      if (q < 0 || s.dist[s.port_router[q] * R + target] != d - 1) continue;
       if (pick-- == 0) {
         best = gp;
         break;
@@ -37,6 +38,12 @@ FLITSIM_HD RouteChoice route_table_min(const SimView& s, int rep, int r, const P
     }
   }
   return RouteChoice{best, lo, hi};
+}
+
+FLITSIM_HD RouteChoice route_table_min(const SimView& s, int rep, int r, const PacketInfo& p) {
+  const int hops = s.pk_hops[p.slot];
+  const int cls = hops < s.prm.vc_classes - 1 ? hops : s.prm.vc_classes - 1;
+  return table_min_toward(s, rep, r, p, p.dst_router, cls, hops);
 }
 
 }  // namespace flitsim

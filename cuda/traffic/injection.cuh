@@ -5,6 +5,7 @@
 #pragma once
 #include "../rng.cuh"
 #include "../state.cuh"
+#include "patterns.cuh"
 
 namespace flitsim {
 
@@ -12,16 +13,18 @@ FLITSIM_HD bool creates_packet(const SimView& s, int rep, int n, long long c) {
   return uint64_t(draw32(s.rep_seed[rep], uint32_t(n), c, kRngInject)) < s.rep_threshold[rep];
 }
 
-// Destination of the packet node n created at cycle c.
+// Destination node of the packet node n created at cycle c: the pattern maps the node's
+// process rank to a destination rank, which placement maps back to a node (random placement
+// keeps uniform traffic uniform, so it is skipped there).
 FLITSIM_HD int destination(const SimView& s, int rep, int n, long long c) {
   const uint32_t u = draw32(s.rep_seed[rep], uint32_t(n), c, kRngDest);
-  switch (s.prm.pattern) {
-    case PatternKind::Uniform:
-    default: {  // uniform over the other nodes
-      int d = int(draw_below(u, uint32_t(s.sz.N - 1)));
-      return d >= n ? d + 1 : d;
-    }
-  }
+  if (s.prm.pattern == PatternKind::Uniform) return pat_uniform(n, s.sz.N, u);
+  const int32_t* tab = s.tr_table + (long long)rep * s.sz.tr_len;
+  const bool placed = s.prm.tr_rank >= 0;
+  const int k = placed ? tab[s.prm.tr_rank + n] : n;
+  const uint32_t u2 = s.prm.pattern == PatternKind::Hotspot ? draw32(s.rep_seed[rep], uint32_t(n), c, kRngDest, 1) : 0;
+  const int d = pattern_rank(s.prm, k, s.sz.N, tab, u, u2);
+  return placed ? tab[s.prm.tr_node + d] : d;
 }
 
 }  // namespace flitsim

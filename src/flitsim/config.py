@@ -116,6 +116,14 @@ def _float(lo: float, hi: float | None = None) -> Checker:
     return check
 
 
+def _int_list(lo: int = 0) -> Checker:
+    def check(key: str, v: Any) -> list[int]:
+        if not isinstance(v, (list, tuple)) or not v or not all(_is_int(x) and lo <= x <= _INT64_MAX for x in v):
+            raise ConfigError(f"{key}: must be a non-empty list of integers >= {lo}, got {_show(v)}")
+        return list(v)
+    return check
+
+
 def _bool(key: str, v: Any) -> bool:
     if not isinstance(v, bool):
         raise ConfigError(f"{key}: must be true or false, got {_show(v)}")
@@ -149,6 +157,8 @@ SCHEMA: dict[str, dict[str, Checker]] = {
         "packet_size": _int(1),
         "shift": _int(),
         "placement": _choice(("contiguous", "random")),
+        "hotspots": _int_list(0),
+        "hotspot_fraction": _float(0, 1),
     },
     "sim": {
         "warmup": _int(0), "measure": _int(1), "seed": _int(0), "drain_limit": _int(1),

@@ -1,0 +1,54 @@
+// Generic Valiant routing for table-routed topologies (Slim Fly, MLFM, OFT, HyperX, trees,
+// graphs; P3 "INR"): the source router draws an intermediate router uniformly among the
+// routers with terminals other than the source and destination routers (P3:L227–L229), routes
+// minimally to it, then minimally to the destination (table_min_toward, all minimal next hops).
+// A packet whose destination hangs off its source router is ejected at once.
+// rt_table: [0, m) the routers with terminals; [m, m + R) each router's position in that list
+// (−1 if it has none); m = rt_len − R.
+// Deadlock avoidance: each phase is a minimal route and uses its own block of
+// phase_classes classes (phase 0: [0, c), phase 1: [c, 2c), c = phase_classes), inside which
+// the class is the hop index within the phase capped at c − 1 — the same scheme as
+// table_min (distance classes, c = diameter, or c = min_vc_classes where minimal routes are
+// deadlock-free with fewer, e.g. up*/down* in trees). Each block is acyclic like table_min,
+// and dependencies only lead from block 0 to block 1 (the turn at the intermediate), never
+// back, so the channel dependency graph is acyclic with 2c classes (Slim Fly: 4; MLFM, OFT: 2).
+// Packet state pk_route: 0 = not decided, 1 + x = phase 0 toward router x,
+// −(1 + h) = phase 1, begun after h router hops.
+#pragma once
+#include "table_min.cuh"
+
+namespace flitsim {
+
+constexpr int kSaltTableValiant = 0x20000;
+
+FLITSIM_HD RouteChoice route_table_valiant(const SimView& s, int rep, int r, const PacketInfo& p) {
+  const int c = s.prm.phase_classes, hops = s.pk_hops[p.slot];
+  int32_t st = s.pk_route[p.slot];
+  if (st == 0) {  // at the source router: draw the intermediate
+    if (r == p.dst_router) return eject_choice(s, p);
+    const int R = s.sz.R, m = s.sz.rt_len - R;
+    const int* pos = s.rt_table + m;
+    int e0 = pos[r], e1 = pos[p.dst_router];  // both have terminals, so both are listed
+    if (e0 > e1) {
+      const int t = e0;
+      e0 = e1, e1 = t;
+    }
+    int k = int(draw_below(route_draw(s, rep, p, kSaltTableValiant), uint32_t(m - 2)));
+    if (k >= e0) ++k;
+    if (k >= e1) ++k;
+    st = 1 + s.rt_table[k];
+    s.pk_route[p.slot] = st;
+    count_nonminimal(s, rep, p);
+  }
+  if (st > 0) {  // phase 0
+    const int target = st - 1;
+    if (r != target) return table_min_toward(s, rep, r, p, target, hops < c - 1 ? hops : c - 1, hops);
+    st = -(1 + hops);  // reached the intermediate: phase 1
+    s.pk_route[p.slot] = st;
+  }
+  if (r == p.dst_router) return eject_choice(s, p);
+  const int h1 = hops - (-st - 1);
+  return table_min_toward(s, rep, r, p, p.dst_router, c + (h1 < c - 1 ? h1 : c - 1), hops);
+}
+
+}  // namespace flitsim

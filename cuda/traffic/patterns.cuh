@@ -1,0 +1,74 @@
+// Destination patterns (docs/traffic.md). Each function maps a source process rank k in
+// [0, N) to a destination rank; traffic.placement maps ranks to nodes (injection.cuh).
+// Random choices use the destination draw u (and salted redraws), a pure function of
+// (seed, node, creation cycle), so a packet's destination never depends on thread order.
+// Bit permutations need N = 2^pat_bits (checked on the host). Table-driven patterns read the
+// replica's slice `tab` of tr_table at the offsets in SimParams.
+#pragma once
+#include "../rng.cuh"
+#include "../state.cuh"
+
+namespace flitsim {
+
+// Uniform over the other N − 1 ranks.
+FLITSIM_HD int pat_uniform(int k, int N, uint32_t u) {
+  const int d = int(draw_below(u, uint32_t(N - 1)));
+  return d >= k ? d + 1 : d;
+}
+
+// Bit complement in index form, K − 1 − k (P0:L104); equals ~k & (N − 1) when N = 2^b.
+FLITSIM_HD int pat_bitcomp(int k, int N) { return N - 1 - k; }
+
+// Bit reversal of the b-bit rank.
+FLITSIM_HD int pat_bitrev(int k, int b) {
+  int d = 0;
+  for (int i = 0; i < b; ++i) d |= ((k >> i) & 1) << (b - 1 - i);
+  return d;
+}
+
+// Matrix transpose: the rank is (row, col) with b/2 bits each (b even); (r, c) -> (c, r).
+FLITSIM_HD int pat_transpose(int k, int b) {
+  const int h = b / 2, mask = (1 << h) - 1;
+  return ((k & mask) << h) | ((k >> h) & mask);
+}
+
+// Perfect shuffle: rotate the b-bit rank left by one.
+FLITSIM_HD int pat_shuffle(int k, int b) {
+  const int mask = (1 << b) - 1;
+  return ((k << 1) | (k >> (b - 1))) & mask;
+}
+
+// Shift by `shift` ranks modulo N (also tornado: ⌈N/2⌉ − 1; neighbor: 1; group-shift:
+// m·a·p). `shift` is already reduced into [0, N) on the host.
+FLITSIM_HD int pat_shift(int k, int N, long long shift) { return int((k + shift) % N); }
+
+// Random permutation fixed per replica (computed on the host from the seed).
+FLITSIM_HD int pat_randperm(int k, const int32_t* perm) { return perm[k]; }
+
+// Hotspot: with probability hot_threshold/2^32 (always when hot_all) a uniform choice among
+// the hotspot ranks, otherwise uniform over the other ranks.
+FLITSIM_HD int pat_hotspot(const SimParams& prm, int k, int N, const int32_t* hot, uint32_t u, uint32_t u2) {
+  if (prm.hot_all || u < prm.hot_threshold) return hot[draw_below(u2, uint32_t(prm.hot_count))];
+  return pat_uniform(k, N, u2);
+}
+
+// Destination rank of source rank k.
+FLITSIM_HD int pattern_rank(const SimParams& prm, int k, int N, const int32_t* tab, uint32_t u,
+                            uint32_t u2) {
+  switch (prm.pattern) {
+    case PatternKind::BitComp: return pat_bitcomp(k, N);
+    case PatternKind::BitRev: return pat_bitrev(k, prm.pat_bits);
+    case PatternKind::Transpose: return pat_transpose(k, prm.pat_bits);
+    case PatternKind::Shuffle: return pat_shuffle(k, prm.pat_bits);
+    case PatternKind::Tornado:
+    case PatternKind::Neighbor:
+    case PatternKind::Shift:
+    case PatternKind::GroupShift: return pat_shift(k, N, prm.pat_shift);
+    case PatternKind::RandPerm: return pat_randperm(k, tab + prm.tr_perm);
+    case PatternKind::Hotspot: return pat_hotspot(prm, k, N, tab + prm.tr_hot, u, u2);
+    case PatternKind::Uniform:
+    default: return pat_uniform(k, N, u);
+  }
+}
+
+}  // namespace flitsim
