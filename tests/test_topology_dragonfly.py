@@ -221,6 +221,7 @@ def test_all_to_all_local_ports_iso_nl():
     (dict(p=0, a=4, h=2), "topology.p"),
     (dict(p=2, a=4, h=2, grups=3), "topology.grups"),
     (dict(p=2, h=2), "topology.a"),
+    (dict(p=11, a=20, h=10, groups=60, radix=39), "topology.p"),
 ])
 def test_invalid_parameters(keys, key):
     with pytest.raises(ValueError, match=key.replace(".", r"\.")):

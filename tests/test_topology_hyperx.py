@@ -106,6 +106,7 @@ def test_trunking_doubles_links():
     (hx([4, 4], 1, trunking=[1, 1, 1]), "topology.trunking"),
     (hx([4, 4], 1, gap=0), "topology.gap"),
     ({"kind": "hyperx", "widths": [4, 4]}, "topology.terminals"),
+    (hx([12, 10, 10], 11, radix=39), "topology.terminals"),
 ])
 def test_invalid_parameters(keys, key):
     with pytest.raises(ValueError, match=key.replace(".", r"\.")):

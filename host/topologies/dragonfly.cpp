@@ -3,7 +3,7 @@
 // node id = router·p + terminal (contiguous numbering, P0:L108).
 //
 // Keys: p a h [groups] [arrangement] [seed] [relabel] [intra] [rows cols] [trunking]
-//       [local_ports]
+//       [local_ports] [radix] (optional limit on p + local ports + h)
 //   groups       G, 2 ≤ G ≤ a·h+1 (default a·h+1, "full scale": one link per group pair). Below
 //                full scale the a·h global ports of a group are spread over the G−1 peers as
 //                evenly as possible (TARGETS §3.1 item 2): every pair gets ⌊ah/(G−1)⌋ links and
@@ -147,7 +147,7 @@ class GlobalWiring {
 };
 
 Topology build_dragonfly(const Params& prm) {
-  check_topology_keys(prm, "dragonfly", {"p", "a", "h", "groups", "arrangement", "seed", "relabel", "intra", "rows", "cols", "trunking", "local_ports"});
+  check_topology_keys(prm, "dragonfly", {"p", "a", "h", "groups", "arrangement", "seed", "relabel", "intra", "rows", "cols", "trunking", "local_ports", "radix"});
   // ---- parameters (all checked before anything is built) ----
   const std::string intra = prm.get_str("intra", "all-to-all");
   if (intra != "all-to-all" && intra != "row-column")
@@ -193,7 +193,10 @@ Topology build_dragonfly(const Params& prm) {
   if (relabel < 0) prm.fail("relabel", "must be false/true or a positive seed, got " + std::to_string(relabel));
   if (G * a > (int64_t(1) << 24) || G * a * p > (int64_t(1) << 26) || G * G > (int64_t(1) << 26))
     prm.fail("groups", "network too large (more than 2^24 routers, 2^26 nodes or 2^13 groups)");
-  if (p + local_ports + h > 127) prm.fail("p", "router radix p + local ports + h must be <= 127");
+  if (prm.has("radix") && p + local_ports + h > prm.get_int("radix"))
+    prm.fail("p", "p + local ports + h = " + std::to_string(p + local_ports + h) + " exceeds radix " +
+                      std::to_string(prm.get_int("radix")));
+  if (p + local_ports + h > 4096) prm.fail("p", "router radix p + local ports + h must be <= 4096");
 
   // ---- build ----
   const int32_t A = int32_t(a), H = int32_t(h), NG = int32_t(G), C = int32_t(cols);

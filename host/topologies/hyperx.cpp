@@ -10,6 +10,7 @@
 //                 routers that differ only in dimension d, at distance δ, are linked iff
 //                 δ = 1 or (δ − 1) mod gap = 0 (CODES express mesh, TARGETS §3.3 item 3; gap 2
 //                 links the odd distances, so a dimension is crossed in at most 2 hops).
+//       radix     optional limit on terminals + network ports (of the best-connected router)
 // Channel classes: "dim0", "dim1", ... (one per dimension, so latency and statistics can be
 // set per dimension). Coordinates: "dim0", "dim1", ...
 // Tables:
@@ -22,6 +23,7 @@
 // Minimal routing: no min_vc_classes is set, the engine's distance classes (one per hop, up to
 // the diameter) are needed for unrestricted minimal routing; dimension-order routing would
 // need one class, but that is a routing choice, not a property of the graph.
+#include <algorithm>
 #include <string>
 
 #include "../topology_registry.hpp"
@@ -45,7 +47,7 @@ std::vector<int64_t> per_dimension(const Params& prm, const std::string& key, si
 bool linked(int64_t delta, int64_t gap) { return delta == 1 || (delta > 1 && (delta - 1) % gap == 0); }
 
 Topology build_hyperx(const Params& prm) {
-  check_topology_keys(prm, "hyperx", {"widths", "terminals", "trunking", "gap"});
+  check_topology_keys(prm, "hyperx", {"widths", "terminals", "trunking", "gap", "radix"});
   const std::vector<int64_t> widths = prm.get_ints("widths");
   if (widths.empty()) prm.fail("widths", "must list at least one dimension");
   const size_t D = widths.size();
@@ -62,10 +64,17 @@ Topology build_hyperx(const Params& prm) {
   const std::vector<int64_t> gap = per_dimension(prm, "gap", D, 1);
   int64_t radix = T;
   for (size_t d = 0; d < D; ++d) {
-    int64_t deg = 0;
-    for (int64_t delta = 1; delta < widths[d]; ++delta) deg += linked(delta, gap[d]) ? 2 : 0;
-    radix += trunk[d] * deg;  // a router in the middle of the line has the most neighbours
+    int64_t deg = 0;  // most neighbours of any position on the line
+    for (int64_t c = 0; c < widths[d]; ++c) {
+      int64_t n = 0;
+      for (int64_t c2 = 0; c2 < widths[d]; ++c2) n += c2 != c && linked(c2 > c ? c2 - c : c - c2, gap[d]);
+      deg = std::max(deg, n);
+    }
+    radix += trunk[d] * deg;
   }
+  if (prm.has("radix") && radix > prm.get_int("radix"))
+    prm.fail("terminals", "terminals + network ports = " + std::to_string(radix) + " exceeds radix " +
+                              std::to_string(prm.get_int("radix")));
   if (radix > 4096) prm.fail("widths", "router radix " + std::to_string(radix) + " exceeds 4096");
 
   const int32_t R = int32_t(R64);
