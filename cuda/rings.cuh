@@ -1,14 +1,17 @@
-// Channels are delay lines: a ring of (delay + 1) slots per channel. The sender writes slot
-// t mod len at cycle t; the receiver reads and clears slot (t + 1) mod len, i.e. what was
-// written `delay` cycles earlier. Sender and receiver never touch the same slot in one cycle,
-// so routers need no barrier between them inside a cycle (DESIGN.md §4).
+// Channels are delay lines: a ring per channel of len slots, len a power of two > delay. The
+// sender writes slot t mod len at cycle t; the receiver reads and clears slot (t − delay) mod
+// len, i.e. what was written `delay` cycles earlier. Sender and receiver never touch the same
+// slot in one cycle, so routers need no barrier between them inside a cycle (DESIGN.md §4).
+// Powers of two turn the modulo into a mask: this is the innermost loop of the simulator.
 #pragma once
 #include "state.cuh"
 
 namespace flitsim {
 
-FLITSIM_HD long long ring_write_slot(int off, int len, long long t) { return off + t % len; }
-FLITSIM_HD long long ring_read_slot(int off, int len, long long t) { return off + (t + 1) % len; }
+FLITSIM_HD long long ring_write_slot(int off, int len, long long t) { return off + (t & (len - 1)); }
+FLITSIM_HD long long ring_read_slot(int off, int len, int delay, long long t) {
+  return off + ((t - delay) & (len - 1));
+}
 
 // Flit ring feeding the input side of port gp.
 FLITSIM_HD flit_t* fring_at(const SimView& s, int rep, long long slot) {

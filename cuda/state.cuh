@@ -48,6 +48,11 @@ struct Sizes {
   int32_t tr_len = 0;          // entries per replica of the traffic table (0 when unused)
 };
 
+// i + 1 wrapped to [0, n): the round-robin and FIFO step without a division (hot loops).
+FLITSIM_HD int next_mod(int i, int n) { return i + 1 == n ? 0 : i + 1; }
+// (a + b) mod n for a, b in [0, n).
+FLITSIM_HD int add_mod(int a, int b, int n) { return a + b >= n ? a + b - n : a + b; }
+
 // Scalar parameters shared by all replicas.
 struct SimParams {
   long long warmup = 0;       // measurement window is [warmup, warmup + measure)
@@ -82,12 +87,16 @@ struct SimParams {
   X(int32_t, node_port, sz.N)                              \
   X(int32_t, fring_off, sz.P) /* flits into port (input side) */ \
   X(int32_t, fring_len, sz.P)                              \
+  X(int32_t, fring_delay, sz.P)                          \
   X(int32_t, cring_off, sz.P) /* credits into port (output side) */ \
   X(int32_t, cring_len, sz.P)                              \
+  X(int32_t, cring_delay, sz.P)                          \
   X(int32_t, ering_off, sz.N) /* flits into a node's sink */ \
   X(int32_t, ering_len, sz.N)                              \
+  X(int32_t, ering_delay, sz.N)                          \
   X(int32_t, nicring_off, sz.N) /* credits into a node's interface */ \
   X(int32_t, nicring_len, sz.N)                            \
+  X(int32_t, nicring_delay, sz.N)                          \
   X(int32_t, df_gateway_router, sz.df_G * sz.df_G)         \
   X(int32_t, df_gateway_port, sz.df_G * sz.df_G)           \
   X(int32_t, df_local_port, sz.R * sz.df_a)                \

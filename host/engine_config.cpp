@@ -290,13 +290,19 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   // Channel rings: a port's input ring is fed by the peer's output (router latency + channel
   // latency) or by its node (terminal latency); credits travel back with the channel latency.
   const int32_t term_lat = channel_latency(t, cfg, 0);
-  std::vector<int32_t> fring_len(sz.P), cring_len(sz.P);
+  std::vector<int32_t> fring_delay(sz.P), cring_delay(sz.P);
   for (int gp = 0; gp < sz.P; ++gp) {
     const int32_t lat = channel_latency(t, cfg, t.port_class[gp]);
     const bool terminal = t.peer_port[gp] < 0;
-    fring_len[gp] = (terminal ? term_lat : cfg.router_latency + lat) + 1;
-    cring_len[gp] = terminal ? 1 : lat + 1;
+    fring_delay[gp] = terminal ? term_lat : cfg.router_latency + lat;
+    cring_delay[gp] = terminal ? 0 : lat;  // terminal ports get no credits back (sinks always accept)
   }
+  auto lengths = [](const std::vector<int32_t>& delay) {  // smallest power of two > delay
+    std::vector<int32_t> len(delay.size());
+    for (size_t i = 0; i < delay.size(); ++i)
+      for (len[i] = 1; len[i] <= delay[i];) len[i] *= 2;
+    return len;
+  };
   auto offsets = [](const std::vector<int32_t>& len, int32_t& total) {
     std::vector<int32_t> off(len.size());
     int64_t sum = 0;
@@ -305,7 +311,9 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
     total = int32_t(sum);
     return off;
   };
-  std::vector<int32_t> ering_len(sz.N, cfg.router_latency + term_lat + 1), nicring_len(sz.N, term_lat + 1);
+  std::vector<int32_t> ering_delay(sz.N, cfg.router_latency + term_lat), nicring_delay(sz.N, term_lat);
+  std::vector<int32_t> fring_len = lengths(fring_delay), cring_len = lengths(cring_delay);
+  std::vector<int32_t> ering_len = lengths(ering_delay), nicring_len = lengths(nicring_delay);
   std::vector<int32_t> fring_off = offsets(fring_len, sz.fring_total);
   std::vector<int32_t> cring_off = offsets(cring_len, sz.cring_total);
   std::vector<int32_t> ering_off = offsets(ering_len, sz.ering_total);
@@ -315,6 +323,8 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   s.allocate();
   s.fring_off = fring_off, s.fring_len = fring_len, s.cring_off = cring_off, s.cring_len = cring_len;
   s.ering_off = ering_off, s.ering_len = ering_len, s.nicring_off = nicring_off, s.nicring_len = nicring_len;
+  s.fring_delay = fring_delay, s.cring_delay = cring_delay, s.ering_delay = ering_delay;
+  s.nicring_delay = nicring_delay;
   s.port_offset = t.port_offset;
   s.port_router = t.port_router;
   s.peer_port = t.peer_port;

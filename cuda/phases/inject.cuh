@@ -31,7 +31,7 @@ FLITSIM_HD void start_packet(const SimView& s, int rep, int n, long long t, bool
     return;
   }
   s.ni_scan[ni] = c + 1;
-  s.ni_next_slot[ni] = (slot + 1) % s.sz.S;
+  s.ni_next_slot[ni] = next_mod(slot, s.sz.S);
   s.pk_free_at[k] = kSlotBusy;
   s.pk_dst[k] = destination(s, rep, n, c);
   s.pk_size[k] = s.prm.packet_size;

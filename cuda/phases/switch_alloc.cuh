@@ -17,7 +17,7 @@ FLITSIM_HD void phase_switch_alloc(const SimView& s, int rep, int r) {
     const long long ip = s.pp(rep, gp);
     s.sa_req_vc[ip] = -1;
     for (int k = 0; k < V; ++k) {
-      const int v = (s.in_rr[ip] + k) % V;
+      const int v = add_mod(s.in_rr[ip], k, V);
       const long long q = s.pv(rep, gp, v);
       const int ov = s.ivc_out_vc[q];
       if (s.ivc_count[q] == 0 || ov < 0 || !has_downstream_credit(s, rep, s.ivc_out_port[q], ov)) continue;

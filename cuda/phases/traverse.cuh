@@ -18,11 +18,11 @@ FLITSIM_HD void phase_traverse(const SimView& s, int rep, int r, long long t) {
     const int out = s.ivc_out_port[q], ov = s.ivc_out_vc[q];
     const long long op = s.pp(rep, out);
     if (s.sa_grant[op] != gp - p0) continue;
-    s.in_rr[ip] = (v + 1) % V;
-    s.out_rr[op] = (gp - p0 + 1) % radix;
+    s.in_rr[ip] = next_mod(v, V);
+    s.out_rr[op] = next_mod(gp - p0, radix);
 
     const flit_t f = s.ibuf[q * B + s.ivc_head[q]];
-    s.ivc_head[q] = (s.ivc_head[q] + 1) % B;
+    s.ivc_head[q] = next_mod(s.ivc_head[q], B);
     s.ivc_count[q] -= 1;
     return_credit(s, rep, gp, v, t);
 

@@ -8,7 +8,7 @@
 namespace flitsim {
 
 // Distance from round-robin pointer `rr` to index i among n entries.
-FLITSIM_HD int rr_distance(int i, int rr, int n) { return (i - rr + n) % n; }
+FLITSIM_HD int rr_distance(int i, int rr, int n) { return i >= rr ? i - rr : i - rr + n; }
 
 FLITSIM_HD void phase_vc_alloc(const SimView& s, int rep, int r) {
   const int p0 = s.port_offset[r], p1 = s.port_offset[r + 1];
@@ -41,7 +41,7 @@ FLITSIM_HD void phase_vc_alloc(const SimView& s, int rep, int r) {
       const int in_gp = p0 + me / V, in_v = me % V;
       s.ovc_owner[o] = in_gp * V + in_v;
       s.ivc_out_vc[s.pv(rep, in_gp, in_v)] = w;
-      s.ovc_rr[o] = (me + 1) % n_ivc;
+      s.ovc_rr[o] = next_mod(me, n_ivc);
     }
 }
 
