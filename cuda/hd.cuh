@@ -14,6 +14,15 @@ namespace flitsim {
 using i64 = long long;
 using u64 = unsigned long long;
 
+// Index of the lowest set bit of a non-zero mask.
+FLITSIM_HD int lowest_bit(u64 m) {
+#if defined(__CUDA_ARCH__)
+  return __ffsll(static_cast<long long>(m)) - 1;
+#else
+  return __builtin_ctzll(m);
+#endif
+}
+
 // Integer atomics: sums of integers do not depend on the order threads add them in, so the
 // statistics stay bit-identical across thread counts and backends.
 FLITSIM_HD void atomic_add(long long* p, long long v) {

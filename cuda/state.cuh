@@ -112,6 +112,7 @@ struct SimParams {
   X(flit_t, ering, (long long)sz.reps * sz.ering_total)                       \
   X(int32_t, nicring, (long long)sz.reps * sz.nicring_total)                  \
   X(flit_t, ibuf, (long long)sz.reps * sz.P * sz.V * sz.B)                    \
+  X(u64, port_vc_mask, (long long)sz.reps * sz.P) /* bit v: input VC v holds flits */ \
   X(int32_t, ivc_head, (long long)sz.reps * sz.P * sz.V)                      \
   X(int32_t, ivc_count, (long long)sz.reps * sz.P * sz.V)                     \
   X(int32_t, ivc_out_port, (long long)sz.reps * sz.P * sz.V)                  \

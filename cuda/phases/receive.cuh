@@ -41,6 +41,7 @@ FLITSIM_HD void phase_receive(const SimView& s, int rep, int r, long long t) {
       if (c < s.sz.B) {
         s.ibuf[q * s.sz.B + add_mod(s.ivc_head[q], c, s.sz.B)] = f;
         s.ivc_count[q] = c + 1;
+        s.port_vc_mask[s.pp(rep, gp)] |= u64(1) << flit_vc(f);
       } else {  // impossible with correct credits; counted so the run fails loudly
         atomic_add(&s.rep_sums[(long long)rep * kRepSums + kBufferOverflows], 1);
       }

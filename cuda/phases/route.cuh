@@ -32,9 +32,9 @@ FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pi
 
 FLITSIM_HD void phase_route(const SimView& s, int rep, int r) {
   for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp)
-    for (int v = 0; v < s.sz.V; ++v) {
-      const long long q = s.pv(rep, gp, v);
-      if (s.ivc_count[q] == 0 || s.ivc_out_port[q] >= 0) continue;
+    for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {  // occupied VCs only
+      const long long q = s.pv(rep, gp, lowest_bit(m));
+      if (s.ivc_out_port[q] >= 0) continue;
       const flit_t f = s.ibuf[q * s.sz.B + s.ivc_head[q]];  // a head: tails reset out_port
       const RouteChoice c = route_packet(s, rep, r, flit_pid(f));
       s.ivc_out_port[q] = c.port;

@@ -23,7 +23,7 @@ FLITSIM_HD void phase_traverse(const SimView& s, int rep, int r, long long t) {
 
     const flit_t f = s.ibuf[q * B + s.ivc_head[q]];
     s.ivc_head[q] = next_mod(s.ivc_head[q], B);
-    s.ivc_count[q] -= 1;
+    if (--s.ivc_count[q] == 0) s.port_vc_mask[ip] &= ~(u64(1) << v);
     return_credit(s, rep, gp, v, t);
 
     const int32_t pid = flit_pid(f);
