@@ -1,7 +1,13 @@
 """Shared fixtures: small, fast configurations (the CI machine has 2 cores and no GPU)."""
 import copy
+import os
 
 import pytest
+
+# One OpenMP thread unless a test asks for more: the CI machine has 2 often-shared cores, and
+# threads spinning at the per-cycle barrier make small runs 10-30x slower when oversubscribed.
+# (Set before the engine module loads, which is when the OpenMP runtime reads it.)
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
 def small_dragonfly(**sections):
