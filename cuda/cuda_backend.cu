@@ -64,6 +64,8 @@ class CudaBackend : public Backend {
   void sync_counters(HostState& h) override {
     to_host(h.node_tagged_created, dev_.node_tagged_created);
     to_host(h.node_tagged_delivered, dev_.node_tagged_delivered);
+    to_host(h.node_created_flits, dev_.node_created_flits);
+    to_host(h.node_ejected_flits, dev_.node_ejected_flits);
     to_host(h.ivc_count, dev_.ivc_count);
     to_host(h.router_last_move, dev_.router_last_move);
   }

@@ -46,6 +46,9 @@ EngineConfig parse_engine_config(const Params& router, const Params& channels, c
   c.packet_slots = int32_t(sim.get_int_min("packet_slots", 0, c.packet_slots));
   c.latency_bins = int32_t(sim.get_int_min("latency_bins", 16, c.latency_bins));
   c.chunk = sim.get_int_min("chunk", 1, c.chunk);
+  c.saturation_tolerance = sim.get_float("saturation_tolerance", c.saturation_tolerance);
+  if (!(c.saturation_tolerance >= 0 && c.saturation_tolerance <= 1))
+    sim.fail("saturation_tolerance", "must be in [0, 1]");
   return c;
 }
 

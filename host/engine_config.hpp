@@ -25,6 +25,7 @@ struct EngineConfig {
   int32_t packet_size = 1;
   long long warmup = 1000, measure = 2000, drain_limit = 50000, watchdog = 5000, chunk = 128;
   int32_t packet_slots = 0, latency_bins = 16384;
+  double saturation_tolerance = 0.05;  // accepted < (1 − tol)·offered ⇒ saturated
   std::vector<double> loads{0.1};     // one entry per replica
   std::vector<uint64_t> seeds{1};     // one entry per replica
 };

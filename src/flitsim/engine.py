@@ -11,10 +11,11 @@ from .results import Result
 
 # A replica is saturated when its measured packets did not all arrive within sim.drain_limit
 # cycles after the window, or when the network accepted clearly less than was offered.
-SATURATION_TOLERANCE = 0.05
+SATURATION_TOLERANCE = 0.05  # default of sim.saturation_tolerance
 SATURATION_RULE = (
     "saturated = measured packets not all delivered within sim.drain_limit cycles after the "
-    f"window, or accepted < (1 - {SATURATION_TOLERANCE}) * offered"
+    "window, or accepted < (1 - sim.saturation_tolerance) * offered (default tolerance "
+    f"{SATURATION_TOLERANCE}); replicas saturated by the second rule stop at the window's end"
 )
 
 
@@ -93,7 +94,8 @@ def results_from_raw(raw: dict, config: dict) -> list[Result]:
             port_router=raw["port_router"], peer_port=raw["peer_port"],
             port_class=raw["port_class"], class_names=list(raw["class_names"]), config=config,
         )
-        res.saturated = (not res.drained) or res.accepted < (1 - SATURATION_TOLERANCE) * res.offered
+        tol = float(sim.get("saturation_tolerance", SATURATION_TOLERANCE))
+        res.saturated = (not res.drained) or res.accepted < (1 - tol) * res.offered
         out.append(res)
     return out
 
