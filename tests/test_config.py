@@ -320,3 +320,25 @@ def test_docs_list_every_key_and_name():
                      str(value).lower() if isinstance(value, bool) else str(value))
             row = re.search(rf"^\| `{key}` \|.*$", text[text.index(f"## `[{section}]`"):], re.M)
             assert row and f"`{shown}`" in row.group(0), f"{section}.{key} default not documented"
+
+
+def test_graph_file_is_relative_to_the_toml_file(tmp_path, monkeypatch):
+    (tmp_path / "ring.txt").write_text("0 1\n1 2\n2 0\n")
+    (tmp_path / "cfg.toml").write_text('[topology]\nkind = "graph"\nfile = "ring.txt"\n')
+    monkeypatch.chdir("/")
+    cfg = load_config(tmp_path / "cfg.toml")
+    assert cfg["topology"]["file"] == str(tmp_path / "ring.txt")
+    cfg = load_config(tmp_path / "cfg.toml", ["topology.file=/abs/g.txt"])  # --set wins as given
+    assert cfg["topology"]["file"] == "/abs/g.txt"
+
+
+def test_row_column_dragonfly_gets_no_default_a():
+    cfg = loads_config('[topology]\nkind = "dragonfly"\nintra = "row-column"\nrows = 2\ncols = 3\n')
+    assert "a" not in cfg["topology"] and cfg["topology"]["p"] == 4
+
+
+def test_cost_section_is_validated_and_kept():
+    cfg = loads_config("[cost]\ncopper = 0.2\n")
+    assert cfg["cost"] == {"copper": 0.2}
+    with pytest.raises(ConfigError, match=r"cost\.router: must be a number >= 0"):
+        loads_config("[cost]\nrouter = -1\n")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -33,15 +34,16 @@ class ConfigError(ValueError):
 
 # Keys each topology kind accepts, passed through to the C++ builder of that kind.
 TOPOLOGY_KEYS: dict[str, tuple[str, ...]] = {
-    "dragonfly": ("p", "a", "h", "groups", "arrangement", "intra", "rows", "cols", "trunking",
-                  "relabel", "seed"),
-    "hyperx": ("widths", "terminals", "trunking", "gap"),
-    "fattree": ("k", "levels", "pods", "taper", "down", "up"),
-    "xgft": ("m", "w"),
-    "slimfly": ("q", "p", "delta"),
-    "mlfm": ("h", "l", "p"),
-    "oft": ("k", "p"),
-    "graph": ("file",),
+    "dragonfly": ("p", "a", "h", "groups", "arrangement", "seed", "relabel", "intra", "rows",
+                  "cols", "trunking", "local_ports", "radix"),
+    "hyperx": ("widths", "terminals", "trunking", "gap", "radix"),
+    "fattree": ("k", "n", "levels", "radix", "pods", "taper", "down", "leaf_up", "aggs",
+                "agg_down", "agg_up", "leaves", "cores"),
+    "xgft": ("m", "w", "h"),
+    "slimfly": ("q", "p", "radix"),
+    "mlfm": ("h", "l", "p", "radix"),
+    "oft": ("k", "p", "radix"),
+    "graph": ("file", "routers", "links", "terminals"),
 }
 # Only the default topology gets Python-side defaults; other kinds' builders decide theirs.
 TOPOLOGY_DEFAULTS: dict[str, dict[str, Any]] = {"dragonfly": {"p": 4, "a": 8, "h": 4}}
@@ -67,7 +69,7 @@ SECTIONS = tuple(DEFAULTS)
 # Tables that are allowed but not filled in by default: they appear in the normalised dict
 # only when given. [sweep] describes an experiment over many configs (flitsim sweep), not
 # one simulation; the engine never reads it.
-OPTIONAL_SECTIONS = ("sweep",)
+OPTIONAL_SECTIONS = ("sweep", "cost",)
 SWEEP_KEYS = ("over", "max_replicas")
 
 _INT64_MAX = 2**63 - 1  # results and HDF5 attributes hold integers as int64
@@ -195,7 +197,10 @@ def _normalize_topology(sec: dict[str, Any]) -> dict[str, Any]:
     kind = sec.pop("kind", DEFAULTS["topology"]["kind"])
     kind = _choice(tuple(TOPOLOGY_KEYS), "topology")("topology.kind", kind)
     allowed = TOPOLOGY_KEYS[kind]
-    out: dict[str, Any] = {"kind": kind, **TOPOLOGY_DEFAULTS.get(kind, {})}
+    defaults = dict(TOPOLOGY_DEFAULTS.get(kind, {}))
+    if kind == "dragonfly" and ("rows" in sec or "cols" in sec):
+        defaults.pop("a", None)  # a row-column group has rows x cols routers
+    out: dict[str, Any] = {"kind": kind, **defaults}
     for key, v in sec.items():
         if key not in allowed:
             raise _unknown_key("topology", key, ("kind",) + allowed)
@@ -244,7 +249,22 @@ def normalize(cfg: Mapping[str, Any]) -> dict[str, Any]:
             out[name] = _normalize_section(name, sec)
     if "sweep" in cfg:
         out["sweep"] = _normalize_sweep(_section_dict(cfg, "sweep"))
+    if "cost" in cfg:
+        out["cost"] = _normalize_cost(_section_dict(cfg, "cost"))
     return out
+
+
+# --- [cost] ----------------------------------------------------------------------------------
+
+def _normalize_cost(sec: dict[str, Any]) -> dict[str, Any]:
+    """The cost model's overrides (flitsim.cost checks names and values); only the keys given
+    are kept, so the model's defaults stay in one place."""
+    from .cost import cost_params
+    try:
+        cost_params(sec)
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+    return {k: list(v) if isinstance(v, (list, tuple)) else v for k, v in sec.items()}
 
 
 # --- [sweep] ---------------------------------------------------------------------------------
@@ -399,13 +419,17 @@ def apply_override(cfg: dict[str, Any], override: str) -> dict[str, Any]:
     return cfg
 
 
+def _parse_toml(text: str, source: str) -> dict:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{source}: malformed TOML: {e}") from None
+
+
 def loads_config(text: str, overrides: Sequence[str] = (), source: str = "<string>") -> dict:
     """Parse TOML text, apply overrides in order, and normalise. ``source`` names the text
     in error messages."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{source}: malformed TOML: {e}") from None
+    raw = _parse_toml(text, source)
     for o in overrides:
         apply_override(raw, o)
     return normalize(raw)
@@ -422,4 +446,12 @@ def load_config(path: str | Any, overrides: Sequence[str] = ()) -> dict:
     except UnicodeDecodeError as e:
         raise ConfigError(f"{path}: malformed TOML: not UTF-8 ({e.reason} at byte {e.start})") \
             from None
-    return loads_config(text, overrides, source=str(path))
+    raw = _parse_toml(text, str(path))
+    # A graph file named in the TOML is relative to the TOML file's folder, so configs can
+    # ship beside their graphs; a path given by --set stays relative to the working directory.
+    topo = raw.get("topology")
+    if isinstance(topo, dict) and isinstance(topo.get("file"), str) and not os.path.isabs(topo["file"]):
+        topo["file"] = os.path.join(os.path.dirname(os.path.abspath(str(path))), topo["file"])
+    for o in overrides:
+        apply_override(raw, o)
+    return normalize(raw)
