@@ -61,6 +61,7 @@ struct SimParams {
   RoutingKind routing = RoutingKind::DragonflyMin;
   Selection selection = Selection::Oblivious;
   int32_t vc_classes = 1;     // deadlock-avoidance classes the routing uses
+  int32_t sa_iterations = 1;  // iSLIP iterations of the switch allocator
   PatternKind pattern = PatternKind::Uniform;
   bool valiant_any = false;   // dragonfly Valiant: any router of the intermediate group
   int32_t phase_classes = 1;  // table Valiant: VC classes of one minimal phase
@@ -125,8 +126,8 @@ struct SimParams {
   X(int32_t, ovc_req, (long long)sz.reps * sz.P * sz.V) /* VA scratch */      \
   X(int32_t, in_rr, (long long)sz.reps * sz.P)                                \
   X(int32_t, out_rr, (long long)sz.reps * sz.P)                               \
-  X(int32_t, sa_req_vc, (long long)sz.reps * sz.P) /* SA scratch, per input */ \
-  X(int32_t, sa_grant, (long long)sz.reps * sz.P)  /* SA scratch, per output */ \
+  X(int32_t, acc_rr, (long long)sz.reps * sz.P)  /* SA accept pointer, per input */ \
+  X(int32_t, sa_req_vc, (long long)sz.reps * sz.P) /* SA result: VC that sends, per input */ \
   X(i64, port_flits, (long long)sz.reps * sz.P)                         \
   X(int32_t, pk_dst, (long long)sz.reps * sz.N * sz.S)                        \
   X(int32_t, pk_size, (long long)sz.reps * sz.N * sz.S)                       \

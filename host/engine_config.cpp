@@ -1,5 +1,7 @@
 #include "engine_config.hpp"
 
+#include "cuda/phases/switch_alloc.cuh"  // kMaxRadix
+
 #include <algorithm>
 #include <cmath>
 
@@ -12,6 +14,8 @@ EngineConfig parse_engine_config(const Params& router, const Params& channels, c
   if (c.vcs > 63) router.fail("vcs", "must be <= 63, got " + std::to_string(c.vcs));
   c.buffer = int32_t(router.get_int_min("buffer", 1, c.buffer));
   c.router_latency = int32_t(router.get_int_min("latency", 0, c.router_latency));
+  c.sa_iterations = int32_t(router.get_int_min("sa_iterations", 1, c.sa_iterations));
+  if (c.sa_iterations > 8) router.fail("sa_iterations", "must be <= 8, got " + std::to_string(c.sa_iterations));
   c.channels = channels;
   for (const auto& k : channels.keys()) channels.get_int_min(k, 1);  // every latency >= 1
   c.algorithm = routing.get_str("algorithm", c.algorithm);
@@ -263,6 +267,10 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   choose_routing(t, cfg, &dist, prm, rt_table);
   sz.rt_len = int32_t(rt_table.size());
   if (!cfg.deadlock_avoidance) prm.vc_classes = 1;
+  prm.sa_iterations = cfg.sa_iterations;
+  if (t.max_radix() > kMaxRadix)
+    throw ConfigError("topology: a router has " + std::to_string(t.max_radix()) + " ports; the engine's switch "
+                      "allocator handles at most " + std::to_string(kMaxRadix));
   if (sz.V < prm.vc_classes)
     throw ConfigError("router.vcs: routing \"" + cfg.algorithm + "\"" +
                       (prm.routing == RoutingKind::DragonflyValiant ? (prm.valiant_any ? " (any)" : " (restricted)") : "") +

@@ -12,7 +12,7 @@
 namespace flitsim {
 
 struct EngineConfig {
-  int32_t vcs = 4, buffer = 32, router_latency = 2;
+  int32_t vcs = 4, buffer = 32, router_latency = 2, sa_iterations = 1;
   Params channels{"channels"};
   std::string algorithm = "min", selection = "oblivious";
   std::string valiant;             // "restricted" (default on dragonflies) or "any"; "" = unset

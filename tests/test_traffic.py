@@ -132,10 +132,12 @@ def test_dragonfly_min_bitcomp_and_group_shift_saturate_at_one_over_ap():
     r, rate = saturated_rate({"pattern": "bitcomp"})
     group = np.arange(72) // 8
     inter = rate[group != 4]
-    assert abs(inter.mean() - 0.125) < 0.006 and inter.mean() <= 0.125 + 1e-9
+    # The fluid bound holds up to the flits already past the bottleneck when the window opens
+    # (a few per node): allow 0.002 flits/node/cycle over the 2,000-cycle window.
+    assert abs(inter.mean() - 0.125) < 0.006 and inter.mean() <= 0.125 + 0.002
     # Shift by m = h+1 = 3 groups: every group is a bottleneck.
     r, rate = saturated_rate({"pattern": "group-shift", "shift": 3})
-    assert abs(rate.mean() - 0.125) < 0.006 and rate.mean() <= 0.125 + 1e-9
+    assert abs(rate.mean() - 0.125) < 0.006 and rate.mean() <= 0.125 + 0.002
     # Random placement spreads a group's destinations over many groups: far above 1/(a*p).
     r, rate = saturated_rate({"pattern": "bitcomp", "placement": "random"})
     assert r.accepted > 0.3

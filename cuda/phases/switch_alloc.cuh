@@ -1,40 +1,75 @@
-// Phase 5, switch allocation (separable, input first, round robin at both stages): each input
-// port nominates one VC that holds a flit, an output VC and a downstream credit; each output
-// port grants one nominating input port. Ejection ports need no credit: sinks always accept.
+// Phase 5, switch allocation: iSLIP-style request-grant-accept (McKeown), as BookSim2's
+// default `islip` allocator. Each unmatched input port requests every output port that one of
+// its VCs could use now (a flit, an output VC and a downstream credit); each output grants the
+// requesting input nearest after its grant pointer; each input accepts the granting output
+// nearest after its accept pointer and sends from its VC for that output that is nearest after
+// its VC pointer. Pointers move only on grants accepted in the first iteration, which
+// desynchronises them under load. `router.sa_iterations` further iterations match what is
+// left. Ejection ports need no credit: sinks always accept. Ports are local indices 0..radix−1
+// (radix <= kMaxRadix, checked at set-up) so requests fit in 64-bit masks.
 #pragma once
 #include "vc_alloc.cuh"
 
 namespace flitsim {
 
+constexpr int kMaxRadix = 64;
+
 FLITSIM_HD bool has_downstream_credit(const SimView& s, int rep, int out, int ov) {
   return s.peer_port[out] < 0 || s.ovc_credits[s.pv(rep, out, ov)] > 0;
 }
 
-// First occupied VC of input port gp, in round-robin order from in_rr, that can move a flit.
-FLITSIM_HD int nominate_vc(const SimView& s, int rep, int gp) {
-  const long long ip = s.pp(rep, gp);
-  const u64 occupied = s.port_vc_mask[ip];
-  const u64 from_pointer = occupied & (~u64(0) << s.in_rr[ip]);
-  for (int pass = 0; pass < 2; ++pass)
-    for (u64 m = pass == 0 ? from_pointer : occupied & ~from_pointer; m; m &= m - 1) {
-      const int v = lowest_bit(m);
-      const long long q = s.pv(rep, gp, v);
-      const int ov = s.ivc_out_vc[q];
-      if (ov >= 0 && has_downstream_credit(s, rep, s.ivc_out_port[q], ov)) return v;
-    }
-  return -1;
+// Lowest set bit of `mask` at or after `ptr`, wrapping around (mask != 0).
+FLITSIM_HD int rr_pick(u64 mask, int ptr) {
+  const u64 from = mask & (~u64(0) << ptr);
+  return lowest_bit(from ? from : mask);
+}
+
+// Output port (local index) VC v of input gp can use this cycle, or −1.
+FLITSIM_HD int ready_output(const SimView& s, int rep, int gp, int v, int p0) {
+  const long long q = s.pv(rep, gp, v);
+  const int ov = s.ivc_out_vc[q];
+  if (ov < 0 || !has_downstream_credit(s, rep, s.ivc_out_port[q], ov)) return -1;
+  return s.ivc_out_port[q] - p0;
 }
 
 FLITSIM_HD void phase_switch_alloc(const SimView& s, int rep, int r) {
-  const int p0 = s.port_offset[r], p1 = s.port_offset[r + 1], radix = p1 - p0;
-  for (int gp = p0; gp < p1; ++gp) s.sa_grant[s.pp(rep, gp)] = -1;
-  for (int gp = p0; gp < p1; ++gp) {
-    const int v = nominate_vc(s, rep, gp);
-    s.sa_req_vc[s.pp(rep, gp)] = v;
-    if (v < 0) continue;
-    const long long op = s.pp(rep, s.ivc_out_port[s.pv(rep, gp, v)]);
-    const int me = gp - p0, cur = s.sa_grant[op];
-    if (cur < 0 || rr_distance(me, s.out_rr[op], radix) < rr_distance(cur, s.out_rr[op], radix)) s.sa_grant[op] = me;
+  const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, V = s.sz.V;
+  u64 requests_to[kMaxRadix];  // per output: inputs requesting it
+  u64 grants_to[kMaxRadix];    // per input: outputs granting it
+  u64 matched_in = 0, matched_out = 0;
+  for (int i = 0; i < radix; ++i) s.sa_req_vc[s.pp(rep, p0 + i)] = -1;
+
+  for (int it = 0; it < s.prm.sa_iterations; ++it) {
+    for (int o = 0; o < radix; ++o) requests_to[o] = 0, grants_to[o] = 0;
+    bool any = false;
+    for (int i = 0; i < radix; ++i) {
+      if ((matched_in >> i) & 1) continue;
+      for (u64 m = s.port_vc_mask[s.pp(rep, p0 + i)]; m; m &= m - 1) {
+        const int o = ready_output(s, rep, p0 + i, lowest_bit(m), p0);
+        if (o >= 0 && !((matched_out >> o) & 1)) requests_to[o] |= u64(1) << i, any = true;
+      }
+    }
+    if (!any) break;
+    for (int o = 0; o < radix; ++o)
+      if (requests_to[o]) grants_to[rr_pick(requests_to[o], s.out_rr[s.pp(rep, p0 + o)])] |= u64(1) << o;
+    for (int i = 0; i < radix; ++i) {
+      if (!grants_to[i]) continue;
+      const long long ip = s.pp(rep, p0 + i);
+      const int o = rr_pick(grants_to[i], s.acc_rr[ip]);
+      // The input's VC for output o nearest after its VC pointer.
+      u64 for_o = 0;
+      for (u64 m = s.port_vc_mask[ip]; m; m &= m - 1)
+        if (ready_output(s, rep, p0 + i, lowest_bit(m), p0) == o) for_o |= u64(1) << lowest_bit(m);
+      const int v = rr_pick(for_o, s.in_rr[ip]);
+      s.sa_req_vc[ip] = v;
+      s.in_rr[ip] = next_mod(v, V);
+      matched_in |= u64(1) << i;
+      matched_out |= u64(1) << o;
+      if (it == 0) {
+        s.out_rr[s.pp(rep, p0 + o)] = next_mod(i, radix);
+        s.acc_rr[ip] = next_mod(o, radix);
+      }
+    }
   }
 }
 

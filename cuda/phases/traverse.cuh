@@ -1,4 +1,5 @@
-// Phase 6, switch traversal and credit return: each winning input VC moves its front flit onto
+// Phase 6, switch traversal and credit return: each input VC the switch allocator chose
+// (sa_req_vc) moves its front flit onto
 // the output channel (router pipeline latency is part of that channel's delay), returns a credit
 // upstream, and on a tail releases the output VC so the next packet in the VC can route.
 #pragma once
@@ -8,7 +9,7 @@
 namespace flitsim {
 
 FLITSIM_HD void phase_traverse(const SimView& s, int rep, int r, long long t) {
-  const int p0 = s.port_offset[r], p1 = s.port_offset[r + 1], radix = p1 - p0, V = s.sz.V, B = s.sz.B;
+  const int p0 = s.port_offset[r], p1 = s.port_offset[r + 1], B = s.sz.B;
   bool moved = false;
   for (int gp = p0; gp < p1; ++gp) {
     const long long ip = s.pp(rep, gp);
@@ -17,9 +18,6 @@ FLITSIM_HD void phase_traverse(const SimView& s, int rep, int r, long long t) {
     const long long q = s.pv(rep, gp, v);
     const int out = s.ivc_out_port[q], ov = s.ivc_out_vc[q];
     const long long op = s.pp(rep, out);
-    if (s.sa_grant[op] != gp - p0) continue;
-    s.in_rr[ip] = next_mod(v, V);
-    s.out_rr[op] = next_mod(gp - p0, radix);
 
     const flit_t f = s.ibuf[q * B + s.ivc_head[q]];
     s.ivc_head[q] = next_mod(s.ivc_head[q], B);

@@ -58,7 +58,7 @@ PATTERNS = ("uniform", "bitcomp", "bitrev", "transpose", "shuffle", "tornado", "
 # (or per-pattern) values otherwise.
 DEFAULTS: dict[str, dict[str, Any]] = {
     "topology": {"kind": "dragonfly"},
-    "router": {"vcs": 4, "buffer": 32, "latency": 2},
+    "router": {"vcs": 4, "buffer": 32, "latency": 2, "sa_iterations": 1},
     "channels": {"latency": 1},
     "routing": {"algorithm": "min", "deadlock_avoidance": True},
     "traffic": {"pattern": "uniform", "load": 0.1, "packet_size": 1, "placement": "contiguous"},
@@ -142,7 +142,7 @@ def _choice(names: Sequence[str], what: str = "value") -> Checker:
 
 # Rules of every key of the fixed sections ([topology] and [channels] are open, see below).
 SCHEMA: dict[str, dict[str, Checker]] = {
-    "router": {"vcs": _int(1), "buffer": _int(1), "latency": _int(0)},
+    "router": {"vcs": _int(1), "buffer": _int(1), "latency": _int(0), "sa_iterations": _int(1)},
     "routing": {
         "algorithm": _choice(ALGORITHMS, "algorithm"),
         "valiant": _choice(("restricted", "any")),
