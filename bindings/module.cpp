@@ -164,6 +164,37 @@ PYBIND11_MODULE(_core, m) {
         return py::array_t<uint8_t>({py::ssize_t(t.num_routers), py::ssize_t(t.num_routers)}, d.data());
       },
       py::arg("section"), "All-pairs router hop distances (255 = unreachable).");
+  m.def(
+      "state_layout",
+      [](const py::dict& cfg, int replicas) {
+        // Sizes of every state array for this configuration, without simulating: the byte
+        // count a device must hold (benchmarks/byte_model.py turns it into a floor).
+        const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
+        EngineConfig ec = parse_engine_config(
+            to_params("router", section(cfg, "router")), to_params("channels", section(cfg, "channels")),
+            to_params("routing", section(cfg, "routing")), to_params("traffic", section(cfg, "traffic")),
+            to_params("sim", section(cfg, "sim")));
+        ec.loads.assign(size_t(replicas), ec.loads[0]);
+        ec.seeds.assign(size_t(replicas), ec.seeds[0]);
+        const HostState h = make_initial_state(topo, ec);
+        py::dict arrays;
+#define FLITSIM_LAYOUT(type, name, count) arrays[#name] = py::make_tuple(h.name.size(), sizeof(type));
+        FLITSIM_STATE_ARRAYS(FLITSIM_LAYOUT)
+#undef FLITSIM_LAYOUT
+        py::dict d;
+        d["arrays"] = arrays;
+        d["replicated"] = std::vector<std::string>{
+#define FLITSIM_NAME(type, name, count) #name,
+            FLITSIM_REPLICA_ARRAYS(FLITSIM_NAME)
+#undef FLITSIM_NAME
+        };
+        d["bytes"] = h.bytes();
+        d["replica_bytes"] = h.replica_bytes();
+        d["routers"] = h.sz.R, d["ports"] = h.sz.P, d["nodes"] = h.sz.N, d["vcs"] = h.sz.V;
+        d["buffer"] = h.sz.B, d["packet_slots"] = h.sz.S, d["replicas"] = h.sz.reps;
+        return d;
+      },
+      py::arg("config"), py::arg("replicas") = 1, "Bytes of every state array for a configuration.");
   m.def("cuda_compiled", &cuda_compiled);
   m.def("cuda_usable", []() {
     std::string why;
