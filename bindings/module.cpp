@@ -73,8 +73,79 @@ py::dict topology_dict(const Topology& t) {
   return d;
 }
 
+// A 1-D integer array (numpy or sequence) as a vector, copied in one go.
+template <class T>
+std::vector<T> int_vector(py::handle obj) {
+  auto a = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(obj);
+  if (!a || a.ndim() != 1) throw ConfigError("workload: expected a 1-D integer array");
+  return std::vector<T>(a.data(), a.data() + a.size());
+}
+
+// flitsim.workload's Program.to_arrays() as a JobProgram.
+JobProgram job_program(const py::dict& d) {
+  JobProgram p;
+  p.label = d.contains("label") ? py::cast<std::string>(d["label"]) : std::string("program");
+  p.ranks = py::cast<int32_t>(d["ranks"]);
+  p.step_ptr = int_vector<int64_t>(d["step_ptr"]);
+  p.send_ptr = int_vector<int64_t>(d["send_ptr"]);
+  p.send_dst = int_vector<int64_t>(d["send_dst"]);
+  p.send_bytes = int_vector<int64_t>(d["send_bytes"]);
+  p.recv_ptr = int_vector<int64_t>(d["recv_ptr"]);
+  p.recv_src = int_vector<int64_t>(d["recv_src"]);
+  p.compute = int_vector<int64_t>(d["compute"]);
+  return p;
+}
+
+// compile_inputs() of flitsim.workload: programs, per-replica job placements, packetisation.
+WorkloadSpec workload_spec(const py::dict& w) {
+  WorkloadSpec spec;
+  for (auto p : py::reinterpret_borrow<py::list>(w["programs"])) spec.programs.push_back(job_program(py::reinterpret_borrow<py::dict>(p)));
+  for (auto rep : py::reinterpret_borrow<py::list>(w["replicas"])) {
+    std::vector<JobPlacement> jobs;
+    for (auto j : py::reinterpret_borrow<py::list>(rep)) {
+      auto jd = py::reinterpret_borrow<py::dict>(j);
+      JobPlacement jp;
+      jp.program = py::cast<int32_t>(jd["program"]);
+      jp.nodes = int_vector<int32_t>(jd["nodes"]);
+      jp.background = py::cast<bool>(jd["background"]);
+      jobs.push_back(std::move(jp));
+    }
+    spec.replicas.push_back(std::move(jobs));
+  }
+  spec.packet_size = py::cast<int32_t>(w["packet_size"]);
+  spec.flit_bytes = py::cast<int64_t>(w["flit_bytes"]);
+  spec.max_cycles = py::cast<int64_t>(w["max_cycles"]);
+  if (w.contains("ni_queues")) spec.ni_queues = py::cast<int32_t>(w["ni_queues"]);
+  return spec;
+}
+
+py::dict workload_dict(const WorkloadStats& w) {
+  py::dict d;
+  d["job_messages"] = arr(w.job_messages);
+  d["job_delivered"] = arr(w.job_delivered);
+  d["job_bytes"] = arr(w.job_bytes);
+  d["job_flits"] = arr(w.job_flits);
+  d["job_packets"] = arr(w.job_packets);
+  d["job_first_inject"] = arr(w.job_first_inject);
+  d["job_last_delivery"] = arr(w.job_last_delivery);
+  d["job_finish"] = arr(w.job_finish);
+  d["job_unfinished"] = arr(w.job_unfinished);
+  d["node_first_inject"] = arr(w.node_first_inject);
+  d["node_last_delivery"] = arr(w.node_last_delivery);
+  d["node_finish"] = arr(w.node_finish);
+  d["node_job"] = arr(w.node_job);
+  d["node_rank"] = arr(w.node_rank);
+  d["step_job"] = arr(w.step_job);
+  d["step_rank"] = arr(w.step_rank);
+  d["step_index"] = arr(w.step_index);
+  d["step_start"] = arr(w.step_start);
+  d["step_done"] = arr(w.step_done);
+  d["foreground_end"] = w.foreground_end;
+  return d;
+}
+
 py::dict simulate(const py::dict& cfg, const std::string& backend, int threads, py::object progress,
-                  py::object loads, py::object seeds) {
+                  py::object loads, py::object seeds, py::object workload) {
   const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
   EngineConfig ec = parse_engine_config(to_params("router", section(cfg, "router")),
                                         to_params("channels", section(cfg, "channels")),
@@ -87,6 +158,12 @@ py::dict simulate(const py::dict& cfg, const std::string& backend, int threads, 
     throw ConfigError("replicas: loads and seeds must be non-empty lists of equal length");
   for (double l : ec.loads)
     if (!(l >= 0 && l <= 1)) throw ConfigError("traffic.load: must be in [0, 1], got " + std::to_string(l));
+  if (!workload.is_none()) {  // closed loop: programs checked and laid out before the run
+    ec.workload = compile_workload(workload_spec(py::dict(workload)), topo.num_nodes);
+    if (size_t(ec.workload->reps) != ec.seeds.size())
+      throw ConfigError("workload: " + std::to_string(ec.workload->reps) + " replicas of programs for " +
+                        std::to_string(ec.seeds.size()) + " seeds");
+  }
 
   ProgressFn cb;
   if (!progress.is_none()) {
@@ -108,6 +185,7 @@ py::dict simulate(const py::dict& cfg, const std::string& backend, int threads, 
   d["state_bytes"] = out.state_bytes;
   d["packet_slots"] = out.packet_slots;
   d["vc_classes"] = out.vc_classes;
+  d["workload"] = out.workload;
   d["nodes"] = topo.num_nodes;
   d["routers"] = topo.num_routers;
   d["port_router"] = arr(topo.port_router);
@@ -135,6 +213,7 @@ py::dict simulate(const py::dict& cfg, const std::string& backend, int threads, 
     r["channel_flits"] = arr(s.channel_flits);
     r["node_created_flits"] = arr(s.node_created_flits);
     r["node_ejected_flits"] = arr(s.node_ejected_flits);
+    if (out.workload) r["workload"] = workload_dict(s.workload);
     reps.append(r);
   }
   d["replicas"] = reps;
@@ -148,10 +227,24 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception<ConfigError>(m, "ConfigError", PyExc_ValueError);
   py::register_exception<DeadlockError>(m, "DeadlockError", PyExc_RuntimeError);
   py::register_exception<InvariantError>(m, "InvariantError", PyExc_RuntimeError);
+  py::register_exception<WorkloadError>(m, "WorkloadError", PyExc_RuntimeError);
 
   m.def("simulate", &simulate, py::arg("config"), py::arg("backend") = "auto", py::arg("threads") = 0,
         py::arg("progress") = py::none(), py::arg("loads") = py::none(), py::arg("seeds") = py::none(),
-        "Run the engine on a normalised configuration dict; returns raw integer statistics.");
+        py::arg("workload") = py::none(),
+        "Run the engine on a normalised configuration dict; returns raw integer statistics. "
+        "workload: flitsim.workload.compile_inputs() for a closed-loop run.");
+  m.def(
+      "match_program",
+      [](py::dict d) {
+        JobProgram p = job_program(d);
+        match_program(p);
+        return arr(p.send_match_step);
+      },
+      py::arg("program"),
+      "Static check of one job program (Program.to_arrays()): matches every send to a receive and "
+      "proves that every rank finishes (ValueError naming rank and step otherwise); returns the "
+      "receiving step of every send.");
   m.def(
       "build_topology", [](py::dict sec) { return topology_dict(build_topology(to_params("topology", sec))); },
       py::arg("section"), "Build the topology tables of a [topology] section.");

@@ -68,6 +68,11 @@ class CudaBackend : public Backend {
     to_host(h.node_ejected_flits, dev_.node_ejected_flits);
     to_host(h.ivc_count, dev_.ivc_count);
     to_host(h.router_last_move, dev_.router_last_move);
+    if (h.sz.wl_reps) {  // workload end: foreground finished and the network empty
+      to_host(h.wl_fg_end, dev_.wl_fg_end);
+      to_host(h.node_flits_sent, dev_.node_flits_sent);
+      to_host(h.node_flits_received, dev_.node_flits_received);
+    }
   }
   void download(HostState& h) override {
 #define FLITSIM_DOWN(type, name, count) to_host(h.name, dev_.name);

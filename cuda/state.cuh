@@ -46,6 +46,12 @@ struct Sizes {
   int32_t dist_R = 0;          // rows of the router distance table (0 when unused)
   int32_t rt_len = 0;          // entries of the routing function's table (0 when unused)
   int32_t tr_len = 0;          // entries per replica of the traffic table (0 when unused)
+  // Closed-loop workload (cuda/workload/program.cuh); all 0 in open-loop mode.
+  int32_t wl_nodes = 0;        // reps·N: one program slot per (replica, node)
+  int32_t wl_steps = 0;        // program steps of all nodes of all replicas
+  int32_t wl_msgs = 0;         // messages (sends) of all steps
+  int32_t wl_reps = 0;         // reps
+  int32_t wl_queues = 1;       // messages a network interface interleaves (workload.ni_queues)
 };
 
 // i + 1 wrapped to [0, n): the round-robin and FIFO step without a division (hot loops).
@@ -77,6 +83,9 @@ struct SimParams {
   int32_t tr_rank = -1;       // placement: node -> rank, N entries
   int32_t tr_node = -1;       // placement: rank -> node, N entries
   int32_t tr_hot = -1;        // hotspot ranks, hot_count entries
+  // Closed-loop workload: nodes run message programs instead of the Bernoulli source.
+  bool workload = false;
+  int32_t wl_packet_size = 1; // flits per packet of a message (the last one may be shorter)
 };
 
 // X(type, name, element count as an expression of `sz`)
@@ -103,6 +112,40 @@ struct SimParams {
   X(int32_t, df_local_port, sz.R * sz.df_a)                \
   X(uint8_t, dist, (long long)sz.dist_R * sz.dist_R)                   \
   X(int32_t, rt_table, sz.rt_len) /* routing-specific, see the routing's file */
+
+// Closed-loop message programs (cuda/workload/program.cuh), compiled on the host
+// (host/workload.cpp) and read-only during the run. Steps and messages of every replica are
+// numbered globally, so the per-step and per-message state below needs no replica stride.
+#define FLITSIM_WORKLOAD_TABLES(X)                                                 \
+  X(int32_t, wl_node_step, sz.wl_nodes + 1) /* steps of (rep, node): CSR over rep·N + n */ \
+  X(int32_t, wl_step_send, sz.wl_steps + 1) /* messages step k sends: CSR */      \
+  X(int32_t, wl_step_need, sz.wl_steps)     /* messages step k waits for */       \
+  X(i64, wl_step_compute, sz.wl_steps)      /* cycles after its receives */       \
+  X(int32_t, wl_msg_dst, sz.wl_msgs)        /* destination node */                \
+  X(int32_t, wl_msg_flits, sz.wl_msgs)                                            \
+  X(int32_t, wl_msg_step, sz.wl_msgs)       /* the receiver's step it counts for */ \
+  X(uint8_t, wl_node_bg, sz.wl_nodes)       /* 1: a background job's node */
+
+// Mutable workload state; every entry is written only by the router of the node it belongs
+// to (the sender for send progress, the receiver for arrivals) or by integer atomics.
+#define FLITSIM_WORKLOAD_STATE(X)                                                  \
+  X(int32_t, wl_cur, sz.wl_nodes)           /* current step (global index) */     \
+  X(i64, wl_wait_until, sz.wl_nodes)        /* end of the compute delay; -1: receiving */ \
+  X(int32_t, wl_send_cur, sz.wl_nodes)      /* next released message to start */  \
+  X(int32_t, wl_send_end, sz.wl_nodes)      /* end of the released messages */    \
+  X(int32_t, wl_q_msg, (long long)sz.wl_nodes * sz.wl_queues) /* messages being sent; -1 */ \
+  X(int32_t, wl_q_off, (long long)sz.wl_nodes * sz.wl_queues) /* their flits packetised */ \
+  X(int32_t, wl_q_rr, sz.wl_nodes)          /* round-robin pointer over the queues */ \
+  X(i64, wl_first_inject, sz.wl_nodes)      /* first head flit injected; -1: none */ \
+  X(i64, wl_last_recv, sz.wl_nodes)         /* last message completed here; -1 */ \
+  X(i64, wl_done_at, sz.wl_nodes)           /* program finished; -1: running */   \
+  X(int32_t, wl_step_got, sz.wl_steps)      /* messages of step k completed */    \
+  X(i64, wl_step_start, sz.wl_steps)        /* cycle its sends were released */   \
+  X(i64, wl_step_done, sz.wl_steps)         /* cycle its wait ended */            \
+  X(int32_t, wl_msg_got, sz.wl_msgs)        /* packets of the message delivered */ \
+  X(int32_t, pk_msg, sz.wl_nodes ? (long long)sz.reps * sz.N * sz.S : 0) /* packet -> message */ \
+  X(i64, wl_fg_left, sz.wl_reps)            /* foreground programs still running */ \
+  X(i64, wl_fg_end, sz.wl_reps)             /* cycle the last one finished; -1 */
 
 #define FLITSIM_REPLICA_ARRAYS(X)                                             \
   X(u64, rep_seed, sz.reps)                                    \
@@ -153,9 +196,10 @@ struct SimParams {
   X(i64, rep_sums, (long long)sz.reps * kRepSums)                       \
   X(i64, lat_hist, (long long)sz.reps * sz.bins)                        \
   X(i64, nlat_hist, (long long)sz.reps * sz.bins)                       \
-  X(i64, hop_hist, (long long)sz.reps * kHopBins)
+  X(i64, hop_hist, (long long)sz.reps * kHopBins)                      \
+  FLITSIM_WORKLOAD_STATE(X)
 
-#define FLITSIM_STATE_ARRAYS(X) FLITSIM_TOPOLOGY_ARRAYS(X) FLITSIM_REPLICA_ARRAYS(X)
+#define FLITSIM_STATE_ARRAYS(X) FLITSIM_TOPOLOGY_ARRAYS(X) FLITSIM_WORKLOAD_TABLES(X) FLITSIM_REPLICA_ARRAYS(X)
 
 // What the phase functions see: sizes, parameters and one raw pointer per array.
 struct SimView {

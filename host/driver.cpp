@@ -54,7 +54,48 @@ ReplicaStats collect(const HostState& h, const EngineConfig& cfg, int rep) {
   s.network_latency_hist = replica_slice(h.nlat_hist, rep, sz.bins);
   s.hop_hist = replica_slice(h.hop_hist, rep, kHopBins);
   s.channel_flits = replica_slice(h.port_flits, rep, sz.P);
+  if (cfg.workload) s.workload = collect_workload(*cfg.workload, h, rep);
   return s;
+}
+
+// Workload mode: runs until every replica's foreground programs have finished and its network
+// is empty (background jobs stop injecting once the foreground is done); the network
+// watchdog as in open-loop runs. Returns the last simulated cycle + 1.
+long long run_workload(Backend& backend, HostState& h, const EngineConfig& cfg, const ProgressFn& progress) {
+  const Sizes& sz = h.sz;
+  const CompiledWorkload& w = *cfg.workload;
+  long long t = 0;
+  for (;;) {
+    if (t >= w.max_cycles) {
+      backend.download(h);
+      std::string waiting;
+      for (int rep = 0; rep < sz.reps; ++rep)
+        if (h.wl_fg_end[rep] < 0) waiting += "replica " + std::to_string(rep) + ":\n" + describe_waiting(w, h, rep, 8);
+      throw WorkloadError("workload: not finished after workload.max_cycles = " + std::to_string(w.max_cycles) +
+                          " cycles; programs still waiting:\n" + waiting);
+    }
+    const long long n = std::min(cfg.chunk, w.max_cycles - t);
+    backend.run(t, n);
+    t += n;
+    backend.sync_counters(h);
+    int n_done = 0;
+    for (int rep = 0; rep < sz.reps; ++rep) {
+      const long long buffered = replica_sum(h.ivc_count, rep, (long long)sz.P * sz.V);
+      const long long last = *std::max_element(h.router_last_move.begin() + (long long)rep * sz.R,
+                                               h.router_last_move.begin() + (long long)(rep + 1) * sz.R);
+      if (buffered > 0 && t - 1 - last > cfg.watchdog) {
+        backend.download(h);
+        throw DeadlockError("deadlock: no flit moved for " + std::to_string(t - 1 - last) + " cycles (watchdog " +
+                            std::to_string(cfg.watchdog) + ") at cycle " + std::to_string(t) + " in replica " +
+                            std::to_string(rep) + " of the workload with " + std::to_string(buffered) +
+                            " flits buffered; blocked input VCs:\n" + describe_blocked(h, rep, 12));
+      }
+      n_done += h.wl_fg_end[rep] >= 0 &&
+                replica_sum(h.node_flits_sent, rep, sz.N) == replica_sum(h.node_flits_received, rep, sz.N);
+    }
+    if (progress) progress(t, 0, n_done);
+    if (n_done == sz.reps) return t;
+  }
 }
 
 }  // namespace
@@ -71,6 +112,11 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
   std::vector<bool> done(sz.reps, false), drained(sz.reps, false);
   long long t = 0;
   bool all_done = false;
+  if (cfg.workload) {  // closed loop: the programs decide when the run ends
+    t = run_workload(*backend, h, cfg, progress);
+    all_done = true;
+    drained.assign(sz.reps, true);
+  }
   while (!all_done && t < limit) {
     const long long n = std::min(cfg.chunk, limit - t);
     backend->run(t, n);
@@ -106,6 +152,10 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
 
   const std::string broken = check_conservation(h);
   if (!broken.empty()) throw InvariantError("flit/credit conservation violated (a flitsim bug):\n" + broken);
+  if (cfg.workload) {
+    const std::string bad = check_workload(*cfg.workload, h);
+    if (!bad.empty()) throw InvariantError("workload message accounting violated (a flitsim bug):\n" + bad);
+  }
 
   RunOutput out;
   out.backend = backend->name();
@@ -114,6 +164,7 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
   out.state_bytes = h.bytes();
   out.packet_slots = sz.S;
   out.vc_classes = h.prm.vc_classes;
+  out.workload = bool(cfg.workload);
   for (int rep = 0; rep < sz.reps; ++rep) {
     out.replicas.push_back(collect(h, cfg, rep));
     out.replicas.back().saturated = !drained[rep];  // "not drained"; Python adds the throughput rule

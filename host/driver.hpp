@@ -1,6 +1,8 @@
 // The run loop (DESIGN.md §1, §6): warm-up, measurement window, drain until every measured
 // packet has arrived or the drain limit declares saturation; a progress watchdog between
-// chunks of cycles; flit and credit conservation checked at the end of every run.
+// chunks of cycles; flit and credit conservation checked at the end of every run. In
+// workload mode the run lasts until every foreground program has finished and the network
+// is empty (or workload.max_cycles).
 #pragma once
 #include <functional>
 #include <stdexcept>
@@ -29,6 +31,7 @@ struct ReplicaStats {
   long long latency_sum = 0, network_latency_sum = 0, hops_sum = 0, slot_stalls = 0, nonminimal_packets = 0;
   std::vector<long long> latency_hist, network_latency_hist, hop_hist, channel_flits;
   std::vector<long long> node_created_flits, node_ejected_flits;
+  WorkloadStats workload;  // workload mode only
 };
 
 struct RunOutput {
@@ -37,6 +40,7 @@ struct RunOutput {
   double wall_seconds = 0;
   size_t state_bytes = 0;
   int32_t packet_slots = 0, vc_classes = 0;
+  bool workload = false;  // closed-loop run: replicas carry WorkloadStats
   std::vector<ReplicaStats> replicas;
 };
 

@@ -250,6 +250,19 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   if (sz.N < 2) throw ConfigError("topology: needs at least 2 nodes, got " + std::to_string(sz.N));
   check_channel_keys(t, cfg);
   choose_pattern(t, cfg, prm, sz);
+  const CompiledWorkload* wl = cfg.workload.get();
+  if (wl) {
+    if (wl->reps != sz.reps || wl->N != sz.N)
+      throw ConfigError("workload: compiled for " + std::to_string(wl->reps) + " replicas of " +
+                        std::to_string(wl->N) + " nodes, the run has " + std::to_string(sz.reps) + " of " +
+                        std::to_string(sz.N));
+    sz.wl_nodes = sz.reps * sz.N;
+    sz.wl_steps = int32_t(wl->step_need.size());
+    sz.wl_msgs = int32_t(wl->msg_dst.size());
+    sz.wl_reps = sz.reps;
+    sz.wl_queues = wl->ni_queues;
+  }
+  const int32_t packet_size = wl ? wl->packet_size : cfg.packet_size;
 
   // Routing tables.
   std::vector<uint8_t> dist;
@@ -286,7 +299,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   // rarely wait for a slot; stalls are counted and reported when they happen.
   int64_t S = cfg.packet_slots;
   if (S == 0) {
-    int64_t per_node = int64_t(sz.P) * sz.V * sz.B / sz.N / cfg.packet_size + 16;
+    int64_t per_node = int64_t(sz.P) * sz.V * sz.B / sz.N / packet_size + 16;
     S = 16;
     while (S < per_node && S < 1024) S *= 2;
   }
@@ -297,6 +310,12 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   prm.warmup = cfg.warmup;
   prm.measure = cfg.measure;
   prm.packet_size = cfg.packet_size;
+  if (wl) {  // every packet is measured: the window spans the whole run
+    prm.workload = true;
+    prm.wl_packet_size = wl->packet_size;
+    prm.warmup = 0;
+    prm.measure = int64_t(1) << 62;
+  }
 
   // Channel rings: a port's input ring is fed by the peer's output (router latency + channel
   // latency) or by its node (terminal latency); credits travel back with the channel latency.
@@ -368,6 +387,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   std::fill(s.ni_pid.begin(), s.ni_pid.end(), -1);
   std::fill(s.ni_vc.begin(), s.ni_vc.end(), -1);
   std::fill(s.pk_free_at.begin(), s.pk_free_at.end(), -1);  // free since before cycle 0
+  if (wl) init_workload_state(*wl, s);
   return h;
 }
 

@@ -2,12 +2,14 @@
 // [sim] sections, checked against the topology before anything is allocated.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "host_state.hpp"
 #include "params.hpp"
 #include "topology.hpp"
+#include "workload.hpp"
 
 namespace flitsim {
 
@@ -28,6 +30,9 @@ struct EngineConfig {
   double saturation_tolerance = 0.05;  // accepted < (1 − tol)·offered ⇒ saturated
   std::vector<double> loads{0.1};     // one entry per replica
   std::vector<uint64_t> seeds{1};     // one entry per replica
+  // Closed-loop mode ([workload]): message programs replace the Bernoulli sources, one
+  // compiled program set per replica; null in open-loop mode.
+  std::shared_ptr<const CompiledWorkload> workload;
 };
 
 // Reads the sections (already defaulted by the Python front end; defaults here too so the

@@ -1,9 +1,11 @@
 // Phase 2, inject: each node's network interface takes the oldest packet of its (implicit)
 // source queue, gives it a packet slot, and sends one flit per cycle into its router's
-// terminal port while it holds a credit for the chosen VC.
+// terminal port while it holds a credit for the chosen VC. In workload mode (prm.workload)
+// the packets come from the node's message program (workload/program.cuh) instead.
 #pragma once
 #include "../rings.cuh"
 #include "../traffic/injection.cuh"
+#include "../workload/program.cuh"
 
 namespace flitsim {
 
@@ -49,12 +51,17 @@ FLITSIM_HD void phase_inject(const SimView& s, int rep, int r, long long t) {
     const int n = s.port_node[gp];
     if (n < 0) continue;
     const long long ni = s.nn(rep, n);
-    const bool created_now = creates_packet(s, rep, n, t);
-    if (created_now && s.in_window(t)) {  // offered load, counted at creation
-      s.node_created_flits[ni] += s.prm.packet_size;
-      s.node_tagged_created[ni] += 1;
+    if (s.prm.workload) {
+      wl_advance(s, rep, n, t);
+      if (s.ni_pid[ni] < 0) wl_start_packet(s, rep, n, t);
+    } else {
+      const bool created_now = creates_packet(s, rep, n, t);
+      if (created_now && s.in_window(t)) {  // offered load, counted at creation
+        s.node_created_flits[ni] += s.prm.packet_size;
+        s.node_tagged_created[ni] += 1;
+      }
+      if (s.ni_pid[ni] < 0) start_packet(s, rep, n, t, created_now);
     }
-    if (s.ni_pid[ni] < 0) start_packet(s, rep, n, t, created_now);
     const int32_t pid = s.ni_pid[ni];
     if (pid < 0) continue;
     int* credits = &s.ni_credits[ni * s.sz.V];
@@ -71,7 +78,10 @@ FLITSIM_HD void phase_inject(const SimView& s, int rep, int r, long long t) {
     const bool head = sent == 0, tail = sent == s.pk_size[k] - 1;
     send_flit_to_port(s, rep, gp, make_flit(pid, v, head, tail), t);
     credits[v] -= 1;
-    if (head) s.pk_inject[k] = t;
+    if (head) {
+      s.pk_inject[k] = t;
+      if (s.prm.workload && s.wl_first_inject[ni] < 0) s.wl_first_inject[ni] = t;
+    }
     s.node_flits_sent[ni] += 1;
     s.ni_sent[ni] = sent + 1;
     if (tail) s.ni_pid[ni] = -1;

@@ -3,6 +3,7 @@
 // the network interfaces.
 #pragma once
 #include "../rings.cuh"
+#include "../workload/program.cuh"
 
 namespace flitsim {
 
@@ -27,6 +28,7 @@ FLITSIM_HD void sink_accept(const SimView& s, int rep, int n, flit_t f, long lon
     atomic_add(&s.hop_hist[(long long)rep * kHopBins + (hops < kHopBins - 1 ? hops : kHopBins - 1)], 1);
     s.node_tagged_delivered[ni] += 1;
   }
+  if (s.prm.workload) wl_packet_arrived(s, rep, n, k, t);  // the destination's own program
   store_relaxed(&s.pk_free_at[k], t);  // the source may reuse the slot from cycle t+1 on
 }
 
