@@ -69,7 +69,7 @@ SECTIONS = tuple(DEFAULTS)
 # Tables that are allowed but not filled in by default: they appear in the normalised dict
 # only when given. [sweep] describes an experiment over many configs (flitsim sweep), not
 # one simulation; the engine never reads it.
-OPTIONAL_SECTIONS = ("sweep", "cost",)
+OPTIONAL_SECTIONS = ("sweep", "cost", "workload")
 SWEEP_KEYS = ("over", "max_replicas")
 
 _INT64_MAX = 2**63 - 1  # results and HDF5 attributes hold integers as int64
@@ -251,6 +251,9 @@ def normalize(cfg: Mapping[str, Any]) -> dict[str, Any]:
         out["sweep"] = _normalize_sweep(_section_dict(cfg, "sweep"))
     if "cost" in cfg:
         out["cost"] = _normalize_cost(_section_dict(cfg, "cost"))
+    if "workload" in cfg:  # closed-loop message programs (docs/workloads.md)
+        from .workload_config import normalize_workload
+        out["workload"] = normalize_workload(_section_dict(cfg, "workload"))
     return out
 
 
@@ -409,9 +412,9 @@ def apply_override(cfg: dict[str, Any], override: str) -> dict[str, Any]:
     if not eq or not dot or not section or not key or "." in key:
         raise ConfigError(f'override "{override}": must be section.key=value '
                           f'(e.g. router.vcs=4)')
-    if section not in DEFAULTS:
+    if section not in DEFAULTS and section != "workload":
         raise ConfigError(f'{section}: unknown section in override "{override}" '
-                          f'(known: {", ".join(SECTIONS)})')
+                          f'(known: {", ".join(SECTIONS + ("workload",))})')
     sec = cfg.setdefault(section, {})
     if not isinstance(sec, dict):
         raise ConfigError(f"{section}: must be a table ([{section}]), got {_show(sec)}")
@@ -452,6 +455,11 @@ def load_config(path: str | Any, overrides: Sequence[str] = ()) -> dict:
     topo = raw.get("topology")
     if isinstance(topo, dict) and isinstance(topo.get("file"), str) and not os.path.isabs(topo["file"]):
         topo["file"] = os.path.join(os.path.dirname(os.path.abspath(str(path))), topo["file"])
+    # Program files of workload jobs likewise.
+    wl = raw.get("workload")
+    for job in (wl.get("jobs") if isinstance(wl, dict) else None) or []:
+        if isinstance(job, dict) and isinstance(job.get("file"), str) and not os.path.isabs(job["file"]):
+            job["file"] = os.path.join(os.path.dirname(os.path.abspath(str(path))), job["file"])
     for o in overrides:
         apply_override(raw, o)
     return normalize(raw)

@@ -52,8 +52,12 @@ class _Progress:
             return
         self.last = now
         rate = cycle / max(now - self.start, 1e-9)
-        stage = f"{100.0 * min(cycle, window_end) / window_end:5.1f}% of warm-up+window" \
-            if cycle < window_end else f"draining ({done} replica(s) done)"
+        if window_end <= 0:  # a workload run: no window, programs decide the end
+            stage = f"workload ({done} replica(s) done)"
+        elif cycle < window_end:
+            stage = f"{100.0 * min(cycle, window_end) / window_end:5.1f}% of warm-up+window"
+        else:
+            stage = f"draining ({done} replica(s) done)"
         self.stream.write(f"\r  cycle {cycle:>9}  {stage}  {rate:,.0f} cycles/s ")
         self.stream.flush()
 
@@ -64,14 +68,16 @@ class _Progress:
 
 def simulate_raw(config: dict, backend: str | None = None, threads: int | None = None,
                  progress: bool | Callable = False, loads: Sequence[float] | None = None,
-                 seeds: Sequence[int] | None = None) -> dict:
+                 seeds: Sequence[int] | None = None, workload: dict | None = None) -> dict:
     """The engine's raw output for a normalised config (several replicas when loads/seeds
-    are given: one replica per (load, seed) pair, all advancing in one engine run)."""
+    are given: one replica per (load, seed) pair, all advancing in one engine run).
+    workload: flitsim.workload.compile_inputs() for a closed-loop run (one program set per
+    seed)."""
     cb = _Progress() if progress is True else (progress or None)
     try:
         return _core().simulate(config, backend or "auto", int(threads or 0), cb,
                                 None if loads is None else [float(x) for x in loads],
-                                None if seeds is None else [int(x) for x in seeds])
+                                None if seeds is None else [int(x) for x in seeds], workload)
     finally:
         if isinstance(cb, _Progress):
             cb.close()
@@ -80,6 +86,9 @@ def simulate_raw(config: dict, backend: str | None = None, threads: int | None =
 def results_from_raw(raw: dict, config: dict) -> list[Result]:
     sim = config.get("sim", {})
     warmup, measure = int(sim.get("warmup", 1000)), int(sim.get("measure", 2000))
+    closed = bool(raw.get("workload"))
+    if closed:  # the whole run is measured; "measure" is its length, so rates are per cycle
+        warmup, measure = 0, int(raw["cycles"])
     out = []
     for rep in raw["replicas"]:
         res = Result(
@@ -96,6 +105,10 @@ def results_from_raw(raw: dict, config: dict) -> list[Result]:
         )
         tol = float(sim.get("saturation_tolerance", SATURATION_TOLERANCE))
         res.saturated = (not res.drained) or res.accepted < (1 - tol) * res.offered
+        if closed:
+            from .workload_result import WorkloadResult
+            res.workload = WorkloadResult.from_raw(rep["workload"], config["workload"])
+            res.saturated = False  # a closed loop cannot saturate; see the per-job times
         out.append(res)
     return out
 
@@ -116,6 +129,9 @@ def run(config: dict, backend: str | None = None, progress: bool | Callable = Fa
     threads: CPU threads (default: all cores, or OMP_NUM_THREADS).
     """
     cfg = _normalize(config)
+    if "workload" in cfg:  # closed loop: message programs instead of the [traffic] sources
+        from .workload import run as run_workload
+        return run_workload(cfg, backend=backend, progress=progress, threads=threads)
     raw = simulate_raw(cfg, backend, threads, progress)
     return results_from_raw(raw, cfg)[0]
 
@@ -125,6 +141,10 @@ def run_replicas(config: dict, loads: Sequence[float], seeds: Sequence[int] | No
                  threads: int | None = None) -> list[Result]:
     """Simulate several replicas of one topology in one engine run, one per load (and seed)."""
     cfg = _normalize(config)
+    if "workload" in cfg:  # closed loop: replicas differ in seed only (placement, random motifs)
+        from .workload import run_replicas as run_workload_replicas
+        seeds = list(seeds) if seeds is not None else [int(cfg["sim"]["seed"])] * len(loads)
+        return run_workload_replicas(cfg, seeds, backend, progress, threads)
     if seeds is None:
         seeds = [int(cfg.get("sim", {}).get("seed", 1))] * len(loads)
     raw = simulate_raw(cfg, backend, threads, progress, loads, seeds)

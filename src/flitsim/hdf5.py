@@ -17,6 +17,7 @@ import numpy as np
 
 from . import __version__
 from .results import Result
+from .workload_result import JOB_ARRAYS, NODE_ARRAYS, WorkloadResult
 
 __all__ = ["SCHEMA_VERSION", "write_results", "read_results", "read_config", "read_attrs",
            "create_sweep", "append_sweep", "read_sweep", "is_sweep"]
@@ -117,9 +118,33 @@ def _write_replica(rg: h5py.Group, r: Result) -> None:
     rg.attrs["config_json"] = json.dumps(r.config)
     for name in Result.ARRAY_FIELDS:
         _write_array(rg, name, getattr(r, name))
+    if r.workload is not None:
+        _write_workload(rg.create_group("workload"), r.workload)
     sg = rg.create_group("summary")
     for k, v in r.summary().items():
         sg.attrs[k] = _attr(v)
+
+
+# Closed-loop runs: /replicas/<i>/workload (docs/hdf5.md). The per-step trace is not stored.
+_WL_ARRAYS = ("job_ranks", "job_background", "job_start") + JOB_ARRAYS + NODE_ARRAYS
+_WL_SCALARS = {"foreground_end": int, "flit_bytes": int, "link_gbps": float, "packet_size": int}
+
+
+def _write_workload(g: h5py.Group, w: WorkloadResult) -> None:
+    g.attrs["job_names"] = list(w.job_names)
+    g.attrs["job_motifs"] = list(w.job_motifs)
+    for name in _WL_SCALARS:
+        g.attrs[name] = _attr(getattr(w, name))
+    for name in _WL_ARRAYS:
+        _write_array(g, name, np.asarray(getattr(w, name)))
+
+
+def _read_workload(g: h5py.Group) -> WorkloadResult:
+    kw: dict[str, Any] = {name: g[name][()] for name in _WL_ARRAYS}
+    kw.update({name: cast(g.attrs[name]) for name, cast in _WL_SCALARS.items()})
+    kw["job_names"] = [str(x) for x in g.attrs["job_names"]]
+    kw["job_motifs"] = [str(x) for x in g.attrs["job_motifs"]]
+    return WorkloadResult(**kw)
 
 
 def _write_config(f: h5py.File, config: dict) -> None:
@@ -129,7 +154,8 @@ def _write_config(f: h5py.File, config: dict) -> None:
     for section, keys in config.items():
         sg = g.create_group(section)
         for k, v in keys.items():
-            sg.attrs[k] = (json.dumps(v) if isinstance(v, dict) else
+            tables = isinstance(v, list) and any(isinstance(x, dict) for x in v)  # workload.jobs
+            sg.attrs[k] = (json.dumps(v) if isinstance(v, dict) or tables else
                            np.asarray(v) if isinstance(v, list) else _attr(v))
 
 
@@ -176,6 +202,8 @@ def _read_replica(rg: h5py.Group, shared: dict) -> Result:
     kw = {name: _scalar(name, rg.attrs[name]) for name in Result.SCALAR_FIELDS}
     kw.update({name: rg[name][()] for name in Result.ARRAY_FIELDS})
     kw["config"] = json.loads(rg.attrs["config_json"])
+    if "workload" in rg:
+        kw["workload"] = _read_workload(rg["workload"])
     return Result(**kw, **shared)
 
 

@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from .workload_result import WorkloadResult
+
 # Keys of `Result.summary()`, the object `flitsim run --json` prints.
 SUMMARY_KEYS = (
     "offered", "accepted", "latency_mean", "latency_p50", "latency_p99", "latency_max",
@@ -83,6 +85,8 @@ class Result:
     port_class: np.ndarray              # int8[ports] index into class_names
     class_names: list[str]
     config: dict[str, Any] = field(default_factory=dict)
+    # Closed-loop runs ([workload]): per-job table (flitsim.workload_result); None otherwise.
+    workload: "WorkloadResult | None" = None
 
     # Derived values -----------------------------------------------------------------
     @property
@@ -224,9 +228,35 @@ class Result:
                 out[name] = float(self.channel_flits[mask].mean() / self.measure)
         return out
 
+    # Workload runs -------------------------------------------------------------------------
+    @property
+    def link_bytes(self) -> np.ndarray:
+        """Bytes sent over each router-to-router channel (output ports with a peer), over the
+        whole run, in workload mode (empty otherwise: open-loop runs have no byte size)."""
+        if self.workload is None:
+            return np.zeros(0, np.int64)
+        return self.channel_flits[self.peer_port >= 0] * self.workload.flit_bytes
+
+    @property
+    def link_bytes_mean(self) -> float:
+        b = self.link_bytes
+        return float(b.mean()) if b.size else float("nan")
+
+    @property
+    def link_bytes_max(self) -> float:
+        b = self.link_bytes
+        return float(b.max()) if b.size else float("nan")
+
+    WORKLOAD_SUMMARY_KEYS = ("comm_rate", "workload_cycles", "link_bytes_mean", "link_bytes_max")
+
     def summary(self) -> dict[str, Any]:
-        """Plain-Python dict of SUMMARY_KEYS (NaN stays NaN; JSON writers map it to null)."""
+        """Plain-Python dict of SUMMARY_KEYS (NaN stays NaN; JSON writers map it to null);
+        workload runs add WORKLOAD_SUMMARY_KEYS (the per-job table is `workload.jobs_table()`)."""
         d = {k: getattr(self, k) for k in SUMMARY_KEYS}
+        if self.workload is not None:
+            d.update(comm_rate=self.workload.comm_rate,
+                     workload_cycles=self.workload.foreground_end + 1,
+                     link_bytes_mean=self.link_bytes_mean, link_bytes_max=self.link_bytes_max)
         for k, v in d.items():
             if isinstance(v, (np.integer,)):
                 d[k] = int(v)
