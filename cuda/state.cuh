@@ -15,6 +15,13 @@ enum class RoutingKind : int32_t {
   TableMin = 1,           // routing/table_min.cuh
   DragonflyValiant = 2,   // routing/dragonfly_valiant.cuh (restricted or any)
   TableValiant = 3,       // routing/table_valiant.cuh
+  DragonflyUgal = 4,      // routing/dragonfly_ugal.cuh (UGAL-L over MIN and VR/VA)
+  TableUgal = 5,          // routing/table_ugal.cuh (UGAL-L over table MIN and Valiant)
+  HyperxDor = 6,          // routing/hyperx_dor.cuh
+  HyperxClosAd = 7,       // routing/hyperx_closad.cuh
+  HyperxDimWar = 8,       // routing/hyperx_dimwar.cuh
+  HyperxOmniWar = 9,      // routing/hyperx_omniwar.cuh
+  UpDown = 10,            // routing/updown.cuh (trees)
 };
 // Destination patterns (traffic/patterns.cuh); all but uniform work on process ranks, which
 // traffic.placement maps to nodes.
@@ -22,7 +29,11 @@ enum class PatternKind : int32_t {
   Uniform = 0, BitComp, BitRev, Transpose, Shuffle, Tornado, Neighbor, RandPerm, Shift,
   GroupShift, Hotspot
 };
-enum class Selection : int32_t { Oblivious = 0, Adaptive = 1 };
+// How a routing picks among equivalent next hops (routing.selection): at random per packet and
+// hop, by credits, or (up*/down* in trees) by destination, D-mod-k.
+enum class Selection : int32_t { Oblivious = 0, Adaptive = 1, DModK = 2 };
+// UGAL-L cost rule (routing.cost, routing/ugal_cost.cuh).
+enum class UgalCost : int32_t { Queue = 0, Hops = 1, BookSim = 2 };
 
 // Per-replica integer sums (rep_sums[rep * kRepSums + i]).
 enum RepSum : int32_t {
@@ -43,6 +54,8 @@ struct Sizes {
   int32_t bins = 1;       // latency histogram bins (bin i = i cycles, last = overflow)
   int32_t fring_total = 0, cring_total = 0, ering_total = 0, nicring_total = 0;
   int32_t df_G = 0, df_a = 0;  // dragonfly table dimensions (0 when unused)
+  int32_t df_links = 0;        // dragonfly: global ports listed in df_gw_ports
+  int32_t demand_P = 0;        // P when the routing senses local output demand (port_demand), else 0
   int32_t dist_R = 0;          // rows of the router distance table (0 when unused)
   int32_t rt_len = 0;          // entries of the routing function's table (0 when unused)
   int32_t tr_len = 0;          // entries per replica of the traffic table (0 when unused)
@@ -72,6 +85,14 @@ struct SimParams {
   bool valiant_any = false;   // dragonfly Valiant: any router of the intermediate group
   int32_t phase_classes = 1;  // table Valiant: VC classes of one minimal phase
   int32_t df_p = 0;           // dragonfly nodes per router (group-shift)
+  // Adaptive routing (UGAL-L, Clos-AD, DimWAR, OmniWAR); fixed point so that CPU and GPU
+  // decide identically (no floating point in routing decisions).
+  int32_t n_indirect = 1;     // UGAL: non-minimal candidates
+  int32_t penalty_x256 = 256; // UGAL: penalty c · 256
+  int32_t ugal_offset = 0;    // non-minimal bias in flits (UGAL booksim offset, WAR/Clos-AD bias)
+  long long threshold_x256 = 0;  // UGAL: route minimally while 256·q_min < this (0 = off)
+  UgalCost ugal_cost = UgalCost::Queue;
+  bool multi_deroute = true;  // OmniWAR: back-to-back deroutes in one dimension allowed
   // Traffic: pattern parameters and the layout of the per-replica traffic table tr_table
   // (offsets into one replica's tr_len entries; -1 when the sub-table is absent).
   int32_t pat_bits = 0;       // log2 N for the bit permutations
@@ -107,9 +128,10 @@ struct SimParams {
   X(int32_t, nicring_off, sz.N) /* credits into a node's interface */ \
   X(int32_t, nicring_len, sz.N)                            \
   X(int32_t, nicring_delay, sz.N)                          \
-  X(int32_t, df_gateway_router, sz.df_G * sz.df_G)         \
-  X(int32_t, df_gateway_port, sz.df_G * sz.df_G)           \
+  X(int32_t, df_gw_offset, sz.df_G ? sz.df_G * sz.df_G + 1 : 0) /* CSR: global ports group i -> j */ \
+  X(int32_t, df_gw_ports, sz.df_links)                     \
   X(int32_t, df_local_port, sz.R * sz.df_a)                \
+  X(int32_t, df_local_links, sz.R * sz.df_a) /* parallel links from df_local_port on */ \
   X(uint8_t, dist, (long long)sz.dist_R * sz.dist_R)                   \
   X(int32_t, rt_table, sz.rt_len) /* routing-specific, see the routing's file */
 
@@ -176,6 +198,8 @@ struct SimParams {
   X(int32_t, pk_size, (long long)sz.reps * sz.N * sz.S)                       \
   X(int32_t, pk_hops, (long long)sz.reps * sz.N * sz.S)                       \
   X(int32_t, pk_route, (long long)sz.reps * sz.N * sz.S)                      \
+  X(int32_t, pk_gport, sz.df_G ? (long long)sz.reps * sz.N * sz.S : 0) /* dragonfly: chosen global port */ \
+  X(int32_t, port_demand, (long long)sz.reps * sz.demand_P) /* route scratch: flits queued here per output */ \
   X(i64, pk_create, (long long)sz.reps * sz.N * sz.S)                   \
   X(i64, pk_inject, (long long)sz.reps * sz.N * sz.S)                   \
   X(i64, pk_free_at, (long long)sz.reps * sz.N * sz.S)                  \

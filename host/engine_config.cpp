@@ -19,9 +19,23 @@ EngineConfig parse_engine_config(const Params& router, const Params& channels, c
   c.channels = channels;
   for (const auto& k : channels.keys()) channels.get_int_min(k, 1);  // every latency >= 1
   c.algorithm = routing.get_str("algorithm", c.algorithm);
-  c.selection = routing.get_str("selection", c.selection);
-  if (c.selection != "oblivious" && c.selection != "adaptive")
-    routing.fail("selection", "must be \"oblivious\" or \"adaptive\", got \"" + c.selection + "\"");
+  c.selection = routing.get_str("selection", "");
+  if (!c.selection.empty() && c.selection != "oblivious" && c.selection != "adaptive" && c.selection != "dmodk")
+    routing.fail("selection", "must be \"oblivious\", \"adaptive\" or \"dmodk\", got \"" + c.selection + "\"");
+  c.n_indirect = int32_t(routing.get_int_min("n_indirect", 1, c.n_indirect));
+  if (routing.has("n_indirect") && c.n_indirect > 64) routing.fail("n_indirect", "must be <= 64");
+  c.penalty = routing.get_float("penalty", c.penalty);
+  if (!(c.penalty >= 0 && c.penalty <= 1e6)) routing.fail("penalty", "must be in [0, 1e6]");
+  c.threshold = routing.get_float("threshold", c.threshold);
+  if (!(c.threshold >= 0 && c.threshold <= 100)) routing.fail("threshold", "must be in [0, 100]");
+  c.cost = routing.get_str("cost", c.cost);
+  if (c.cost != "queue" && c.cost != "hops" && c.cost != "booksim")
+    routing.fail("cost", "must be \"queue\", \"hops\" or \"booksim\", got \"" + c.cost + "\"");
+  c.offset = int32_t(routing.get_int_min("offset", 0, c.offset));
+  if (routing.has("offset") && c.offset > (1 << 20)) routing.fail("offset", "must be <= 2^20 flits");
+  c.deroutes = int32_t(routing.get_int_min("deroutes", 0, c.deroutes));
+  if (routing.has("deroutes") && c.deroutes > 62) routing.fail("deroutes", "must be <= 62");
+  c.multi_deroute = routing.get_int("multi_deroute", 1) != 0;
   c.deadlock_avoidance = routing.get_int("deadlock_avoidance", 1) != 0;
   c.valiant = routing.get_str("valiant", "");
   if (!c.valiant.empty() && c.valiant != "restricted" && c.valiant != "any")
@@ -73,42 +87,111 @@ void check_channel_keys(const Topology& t, const EngineConfig& cfg) {
   }
 }
 
+// The algorithms each topology kind supports (docs/routing.md).
+std::vector<std::string> supported_algorithms(const Topology& t, bool dragonfly) {
+  if (dragonfly) return {"min", "valiant", "ugal"};
+  if (t.kind == "hyperx") return {"min", "valiant", "ugal", "dor", "clos-ad", "dimwar", "omniwar"};
+  if (t.kind == "fattree" || t.kind == "xgft") return {"min", "valiant", "ugal", "updown"};
+  return {"min", "valiant", "ugal"};
+}
+
+// HyperX tables for the coordinate routings, in the layout of cuda/routing/hyperx_common.cuh.
+std::vector<int32_t> hyperx_rt_table(const Topology& t, const std::string& algorithm) {
+  const Params where("routing");
+  const std::vector<int32_t>& W = t.tables.at("widths");
+  const std::vector<int32_t>& gap = t.tables.at("gap");
+  const int32_t D = int32_t(W.size());
+  for (int32_t d = 0; d < D; ++d)
+    if (gap[d] != 1)
+      where.fail("algorithm", "\"" + algorithm + "\" needs every HyperX dimension fully connected (gap 1), got gap " +
+                                  std::to_string(gap[d]) + " in dimension " + std::to_string(d) +
+                                  "; use min, valiant or ugal on express meshes");
+  if (D > 64) where.fail("algorithm", "\"" + algorithm + "\" supports at most 64 dimensions");
+  const std::vector<int32_t>& off = t.tables.at("dim_offset");
+  const std::vector<int32_t>& ports = t.tables.at("dim_port");
+  std::vector<int32_t> rt{D, off[D]};
+  rt.insert(rt.end(), W.begin(), W.end());
+  int32_t stride = 1;
+  for (int32_t d = 0; d < D; ++d) rt.push_back(stride), stride *= W[d];
+  const std::vector<int32_t>& trunk = t.tables.at("trunking");
+  rt.insert(rt.end(), trunk.begin(), trunk.end());
+  rt.insert(rt.end(), off.begin(), off.end());
+  rt.insert(rt.end(), ports.begin(), ports.end());
+  return rt;
+}
+
 // Which routing function runs, and how many deadlock-avoidance VC classes it needs here.
 void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vector<uint8_t>* dist,
                     SimParams& prm, std::vector<int32_t>& rt_table) {
   const Params where("routing");
-  const bool valiant = cfg.algorithm == "valiant";
-  if (cfg.algorithm != "min" && !valiant)
-    where.fail("algorithm", "\"" + cfg.algorithm + "\" is not implemented yet (available: min, valiant)");
-  prm.selection = cfg.selection == "adaptive" ? Selection::Adaptive : Selection::Oblivious;
-  const bool dragonfly = t.kind == "dragonfly" && t.tables.count("gateway_router");
-  if (!cfg.valiant.empty() && valiant && !dragonfly)
+  const std::string& alg = cfg.algorithm;
+  const bool dragonfly = t.kind == "dragonfly" && t.tables.count("gateway_offset");
+  const std::vector<std::string> supported = supported_algorithms(t, dragonfly);
+  if (std::find(supported.begin(), supported.end(), alg) == supported.end()) {
+    std::string list;
+    for (const auto& a : supported) list += (list.empty() ? "" : ", ") + a;
+    const bool known = alg == "ugal-g" || alg == "par";
+    where.fail("algorithm", "\"" + alg + "\" is " + (known ? "not implemented yet" : "not supported on " + t.kind) +
+                                " (" + t.kind + " supports: " + list + ")");
+  }
+  const bool valiant = alg == "valiant", ugal = alg == "ugal";
+  if (!cfg.valiant.empty() && (valiant || ugal) && !dragonfly)
     where.fail("valiant", "only applies to dragonflies (generic Valiant on " + t.kind +
                               " draws any router with terminals); leave it unset");
+  // Selection: random per packet and hop unless adaptive; up*/down* defaults to D-mod-k.
+  const std::string& sel = cfg.selection;
+  if (sel == "dmodk" && alg != "updown")
+    where.fail("selection", "\"dmodk\" only applies to algorithm \"updown\" (trees), not \"" + alg + "\"");
+  prm.selection = sel == "adaptive" ? Selection::Adaptive
+                  : (sel == "dmodk" || (sel.empty() && alg == "updown")) ? Selection::DModK
+                                                                         : Selection::Oblivious;
+  // UGAL-L and the weighted HyperX routings (fixed point, see SimParams).
+  prm.n_indirect = cfg.n_indirect > 0 ? cfg.n_indirect : dragonfly ? 1 : 4;
+  prm.penalty_x256 = int32_t(std::llround(cfg.penalty * 256.0));
+  prm.ugal_cost = cfg.cost == "hops" ? UgalCost::Hops : cfg.cost == "booksim" ? UgalCost::BookSim : UgalCost::Queue;
+  // Non-minimal bias: BookSim's 30 flits for its rule; 4 flits for the weighted HyperX routings,
+  // which with 0 (SuperSim's setting) deroute at low load on the few flits a busy port always
+  // has in flight (docs/routing.md); 0 for the other UGAL rules (P3's formulas).
+  const bool weighted = alg == "clos-ad" || alg == "dimwar" || alg == "omniwar";
+  prm.ugal_offset = cfg.offset >= 0 ? cfg.offset : prm.ugal_cost == UgalCost::BookSim && ugal ? 30 : weighted ? 4 : 0;
+  prm.threshold_x256 = std::llround(cfg.threshold / 100.0 * double(cfg.vcs) * double(cfg.buffer) * 256.0);
+  prm.multi_deroute = cfg.multi_deroute;
   if (dragonfly) {
-    if (!valiant) {
+    if (alg == "min") {
       prm.routing = RoutingKind::DragonflyMin;
       prm.vc_classes = 2;  // L0 R0 L1
       return;
     }
     if (t.attrs.at("groups") < 3)
-      where.fail("algorithm", "\"valiant\" on a dragonfly needs at least 3 groups, got " +
+      where.fail("algorithm", "\"" + alg + "\" on a dragonfly needs at least 3 groups, got " +
                                   std::to_string(t.attrs.at("groups")));
-    prm.routing = RoutingKind::DragonflyValiant;
+    prm.routing = ugal ? RoutingKind::DragonflyUgal : RoutingKind::DragonflyValiant;
     prm.valiant_any = cfg.valiant == "any";
     prm.vc_classes = prm.valiant_any ? 4 : 3;  // L0 R0 L1 | L2 R1 L3, or L0 R0 | L1 R1 L2
+    return;
+  }
+  if (t.kind == "hyperx" && (alg == "dor" || alg == "clos-ad" || alg == "dimwar" || alg == "omniwar")) {
+    rt_table = hyperx_rt_table(t, alg);
+    const int32_t D = rt_table[0];
+    if (alg == "dor") prm.routing = RoutingKind::HyperxDor, prm.vc_classes = 1;
+    if (alg == "clos-ad") prm.routing = RoutingKind::HyperxClosAd, prm.vc_classes = 2;
+    if (alg == "dimwar") prm.routing = RoutingKind::HyperxDimWar, prm.vc_classes = 2;
+    if (alg == "omniwar") {
+      prm.routing = RoutingKind::HyperxOmniWar;
+      prm.vc_classes = prm.phase_classes = D + (cfg.deroutes >= 0 ? cfg.deroutes : D);  // N + M
+    }
     return;
   }
   int diameter = 0;
   for (uint8_t d : *dist) diameter = std::max<int>(diameter, d);
   auto it = t.attrs.find("min_vc_classes");
   const int32_t min_classes = it != t.attrs.end() ? int32_t(it->second) : std::max(1, diameter);
-  if (!valiant) {
-    prm.routing = RoutingKind::TableMin;
-    prm.vc_classes = min_classes;
+  if (alg == "min" || alg == "updown") {
+    prm.routing = alg == "min" ? RoutingKind::TableMin : RoutingKind::UpDown;
+    prm.vc_classes = min_classes;  // trees: 1 (up*/down*)
     return;
   }
-  // Routers with terminals (the candidates) and each router's position among them.
+  // Valiant and UGAL: routers with terminals (the candidates) and each one's position among them.
   std::vector<int32_t> list, pos(t.num_routers, -1);
   for (int32_t r = 0; r < t.num_routers; ++r)
     for (int32_t gp = t.port_offset[r]; gp < t.port_offset[r + 1]; ++gp)
@@ -118,11 +201,11 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
         break;
       }
   if (list.size() < 3)
-    where.fail("algorithm", "\"valiant\" needs at least 3 routers with terminals, got " +
+    where.fail("algorithm", "\"" + alg + "\" needs at least 3 routers with terminals, got " +
                                 std::to_string(list.size()));
   rt_table = list;
   rt_table.insert(rt_table.end(), pos.begin(), pos.end());
-  prm.routing = RoutingKind::TableValiant;
+  prm.routing = ugal ? RoutingKind::TableUgal : RoutingKind::TableValiant;
   prm.phase_classes = min_classes;
   prm.vc_classes = 2 * min_classes;
 }
@@ -266,7 +349,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
 
   // Routing tables.
   std::vector<uint8_t> dist;
-  const bool dragonfly = t.kind == "dragonfly" && t.tables.count("gateway_router");
+  const bool dragonfly = t.kind == "dragonfly" && t.tables.count("gateway_offset");
   if (!dragonfly) {
     if (int64_t(sz.R) * sz.R > (int64_t(1) << 30))
       throw ConfigError("routing.algorithm: table-based minimal routing needs an R x R distance table; " +
@@ -280,19 +363,26 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   choose_routing(t, cfg, &dist, prm, rt_table);
   sz.rt_len = int32_t(rt_table.size());
   if (!cfg.deadlock_avoidance) prm.vc_classes = 1;
+  if (prm.routing == RoutingKind::DragonflyUgal || prm.routing == RoutingKind::TableUgal ||
+      prm.routing == RoutingKind::HyperxClosAd || prm.routing == RoutingKind::HyperxDimWar ||
+      prm.routing == RoutingKind::HyperxOmniWar || (dragonfly && prm.selection == Selection::Adaptive))
+    sz.demand_P = sz.P;  // adaptive choices sense local output queues too (port_congestion)
   prm.sa_iterations = cfg.sa_iterations;
   if (t.max_radix() > kMaxRadix)
     throw ConfigError("topology: a router has " + std::to_string(t.max_radix()) + " ports; the engine's switch "
                       "allocator handles at most " + std::to_string(kMaxRadix));
   if (sz.V < prm.vc_classes)
     throw ConfigError("router.vcs: routing \"" + cfg.algorithm + "\"" +
-                      (prm.routing == RoutingKind::DragonflyValiant ? (prm.valiant_any ? " (any)" : " (restricted)") : "") +
+                      (prm.routing == RoutingKind::DragonflyValiant || prm.routing == RoutingKind::DragonflyUgal
+                           ? (prm.valiant_any ? " (any)" : " (restricted)")
+                           : "") +
                       " on " + t.kind + " needs at least " +
                       std::to_string(prm.vc_classes) + " VCs (one per deadlock-avoidance class), got " +
                       std::to_string(sz.V));
   if (dragonfly) {
     sz.df_G = int32_t(t.attrs.at("groups"));
     sz.df_a = int32_t(t.attrs.at("a"));
+    sz.df_links = int32_t(t.tables.at("gateway_ports").size());
   }
 
   // Packet slots per node: enough for every flit the network can buffer per node, so sources
@@ -361,9 +451,10 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   s.port_node = t.port_node;
   s.node_port = t.node_port;
   if (dragonfly) {
-    s.df_gateway_router = t.tables.at("gateway_router");
-    s.df_gateway_port = t.tables.at("gateway_port");
+    s.df_gw_offset = t.tables.at("gateway_offset");
+    s.df_gw_ports = t.tables.at("gateway_ports");
     s.df_local_port = t.tables.at("local_port");
+    s.df_local_links = t.tables.at("local_links");
   }
   s.dist = std::move(dist);
   s.rt_table = std::move(rt_table);

@@ -16,8 +16,14 @@ namespace flitsim {
 struct EngineConfig {
   int32_t vcs = 4, buffer = 32, router_latency = 2, sa_iterations = 1;
   Params channels{"channels"};
-  std::string algorithm = "min", selection = "oblivious";
+  std::string algorithm = "min";
+  std::string selection;           // oblivious, adaptive, dmodk; "" = the routing's default
   std::string valiant;             // "restricted" (default on dragonflies) or "any"; "" = unset
+  // Adaptive routing (docs/routing.md); -1 = unset, the engine picks per algorithm/topology.
+  int32_t n_indirect = -1, offset = -1, deroutes = -1;
+  double penalty = 1.0, threshold = 0.0;
+  std::string cost = "queue";      // UGAL cost rule: queue, hops, booksim
+  bool multi_deroute = true;       // OmniWAR: back-to-back deroutes in one dimension allowed
   bool deadlock_avoidance = true;  // false: every hop on one VC class (to study deadlock)
   std::string pattern = "uniform", placement = "contiguous";
   bool has_shift = false;

@@ -1,12 +1,19 @@
 // Phase 3, route computation: a head flit at the front of an input VC gets its output port
 // and allowed output VC range from the configured routing function (one file per routing in
 // cuda/routing/, each stating its deadlock-avoidance VC scheme). Routing functions may write
-// the packet's routing state (pk_route): this router holds the head.
+// the packet's routing state (pk_route, pk_gport): this router holds the head.
 #pragma once
 #include "../routing/dragonfly_min.cuh"
+#include "../routing/dragonfly_ugal.cuh"
 #include "../routing/dragonfly_valiant.cuh"
+#include "../routing/hyperx_closad.cuh"
+#include "../routing/hyperx_dimwar.cuh"
+#include "../routing/hyperx_dor.cuh"
+#include "../routing/hyperx_omniwar.cuh"
 #include "../routing/table_min.cuh"
+#include "../routing/table_ugal.cuh"
 #include "../routing/table_valiant.cuh"
+#include "../routing/updown.cuh"
 
 namespace flitsim {
 
@@ -17,20 +24,39 @@ FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pi
   p.src_router = s.port_router[s.node_port[pid / s.sz.S]];
   p.dst_port = s.node_port[s.pk_dst[p.slot]];
   p.dst_router = s.port_router[p.dst_port];
-  switch (s.prm.routing) {  // non-minimal routings decide themselves when to eject
+  switch (s.prm.routing) {  // routings with phases decide themselves when to eject
     case RoutingKind::DragonflyValiant: return route_dragonfly_valiant(s, rep, r, p);
+    case RoutingKind::DragonflyUgal: return route_dragonfly_ugal(s, rep, r, p);
     case RoutingKind::TableValiant: return route_table_valiant(s, rep, r, p);
+    case RoutingKind::TableUgal: return route_table_ugal(s, rep, r, p);
+    case RoutingKind::HyperxClosAd: return route_hyperx_closad(s, rep, r, p);
     default: break;
   }
   if (p.dst_router == r) return eject_choice(s, p);
   switch (s.prm.routing) {
-    case RoutingKind::DragonflyMin: return route_dragonfly_min(s, r, p);
+    case RoutingKind::DragonflyMin: return route_dragonfly_min(s, rep, r, p);
+    case RoutingKind::HyperxDor: return route_hyperx_dor(s, rep, r, p);
+    case RoutingKind::HyperxDimWar: return route_hyperx_dimwar(s, rep, r, p);
+    case RoutingKind::HyperxOmniWar: return route_hyperx_omniwar(s, rep, r, p);
+    case RoutingKind::UpDown: return route_updown(s, rep, r, p);
     case RoutingKind::TableMin:
     default: return route_table_min(s, rep, r, p);
   }
 }
 
+// Output demand of router r (port_congestion): flits in its input VCs per output they are
+// routed to. Only routings that sense it set sz.demand_P.
+FLITSIM_HD void build_port_demand(const SimView& s, int rep, int r) {
+  for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) s.port_demand[s.pp(rep, gp)] = 0;
+  for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp)
+    for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {
+      const long long q = s.pv(rep, gp, lowest_bit(m));
+      if (s.ivc_out_port[q] >= 0) s.port_demand[s.pp(rep, s.ivc_out_port[q])] += s.ivc_count[q];
+    }
+}
+
 FLITSIM_HD void phase_route(const SimView& s, int rep, int r) {
+  if (s.sz.demand_P) build_port_demand(s, rep, r);
   for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp)
     for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {  // occupied VCs only
       const long long q = s.pv(rep, gp, lowest_bit(m));
@@ -40,6 +66,7 @@ FLITSIM_HD void phase_route(const SimView& s, int rep, int r) {
       s.ivc_out_port[q] = c.port;
       s.ivc_vc_lo[q] = c.vc_lo;
       s.ivc_vc_hi[q] = c.vc_hi;
+      if (s.sz.demand_P) s.port_demand[s.pp(rep, c.port)] += s.ivc_count[q];  // later heads see it
     }
 }
 

@@ -6,6 +6,9 @@
 //                    global link), then minimal to the destination: L R | L R L (≤ 5 hops);
 //   any (VA):        minimal to a router of I drawn uniformly, then minimal to the
 //                    destination: L R L | L R L (≤ 6 hops).
+// Each group pair crossed uses one of all the pair's global links (several below full scale):
+// the S→I link is chosen at the source router, the I→D link where phase 1 begins, by
+// routing.selection (random, or adaptive by occupancy × hops; dragonfly_links.cuh).
 // Deadlock avoidance (hop classes, TARGETS §3.1 item 4): local hops use class
 //   VR: L0 R0 | L1 R1 L2 (3 classes)     VA: L0 R0 L1 | L2 R1 L3 (4 classes)
 // and the two global levels split the classes in halves: R0 uses classes [0, C/2), R1 uses
@@ -14,56 +17,60 @@
 // L0 < R0 < L1 < L2 < R1 < L3 (VA); several hops inside one local set occur only in
 // row-column groups, where they follow row-then-column order. The channel dependency graph
 // is therefore acyclic.
-// Packet state pk_route (written only by the router holding the head): 0 = not decided yet,
-// 1 + x = phase 0 toward x (VR: group I; VA: router), -1 = phase 1 (minimal to D).
+// Packet state (written only by the router holding the head): pk_route 0 = not decided yet,
+// 1 + x = phase 0 toward x (VR: group I; VA: router), −1 = phase 1 (minimal to D);
+// pk_gport = the global port of the current phase while it is still in its starting group.
 #pragma once
-#include "route_choice.cuh"
+#include "dragonfly_min.cuh"
 
 namespace flitsim {
 
 constexpr int kSaltValiant = 0x10000;  // route_draw salts of the intermediate choice
 
-// Global hop of level 0 or 1 (see the VC scheme above).
-FLITSIM_HD RouteChoice df_global_hop(const SimView& s, int port, int level) {
-  const int C = s.prm.vc_classes;
-  if (C < 2) return route_in_class(s, port, 0);
-  const int lo = level == 0 ? 0 : C / 2, hi = level == 0 ? C / 2 : C;
-  return RouteChoice{port, s.class_vc_lo(lo), s.class_vc_hi(hi - 1)};
+// Intermediate group uniform over the groups other than g and dg (other than g if g = dg).
+FLITSIM_HD int df_draw_group(const SimView& s, int rep, const PacketInfo& p, int g, int dg, int salt) {
+  const int lo = g < dg ? g : dg, hi = g < dg ? dg : g;
+  int ig = int(draw_below(route_draw(s, rep, p, salt), uint32_t(s.sz.df_G - (g == dg ? 1 : 2))));
+  if (ig >= lo) ++ig;
+  if (hi != lo && ig >= hi) ++ig;
+  return ig;
 }
 
-// One hop toward group tg (≠ r's group): to the gateway router, or over its global link.
-FLITSIM_HD RouteChoice df_toward_group(const SimView& s, int r, int tg, int local_cls, int level) {
-  const int a = s.sz.df_a, G = s.sz.df_G, g = r / a;
-  const int gw = s.df_gateway_router[g * G + tg];
-  if (gw == r) return df_global_hop(s, s.df_gateway_port[g * G + tg], level);
-  return route_in_class(s, s.df_local_port[r * a + gw % a], local_cls);
+// Phase-0 target for intermediate group ig: the group (VR) or a router of it drawn uniformly (VA).
+FLITSIM_HD int df_valiant_target(const SimView& s, int rep, const PacketInfo& p, int ig, int salt) {
+  const int a = s.sz.df_a;
+  return s.prm.valiant_any ? ig * a + int(draw_below(route_draw(s, rep, p, salt), uint32_t(a))) : ig;
+}
+
+// Continues a Valiant route whose intermediate is decided (pk_route ≠ 0).
+FLITSIM_HD RouteChoice df_valiant_continue(const SimView& s, int rep, int r, const PacketInfo& p) {
+  const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;
+  const bool any = s.prm.valiant_any;
+  const int32_t st = s.pk_route[p.slot];
+  if (st > 0) {  // phase 0
+    const int target = st - 1, tg = any ? target / a : target;
+    if (g != tg) return df_hop_via(s, rep, r, p, s.pk_gport[p.slot], 0, 0);          // L0, R0
+    if (any && r != target) return df_local_hop(s, rep, r, p, target, 1);           // L1
+    // Reached the intermediate: phase 1 begins here, on a link of the pair I→D.
+    s.pk_route[p.slot] = -1;
+    s.pk_gport[p.slot] = g == dg ? -1 : df_choose_link(s, rep, r, p, dg, p.dst_router, 1);
+  }
+  if (r == p.dst_router) return eject_choice(s, p);
+  if (g == dg) return df_local_hop(s, rep, r, p, p.dst_router, any ? 3 : 2);       // last L
+  return df_hop_via(s, rep, r, p, s.pk_gport[p.slot], any ? 2 : 1, 1);            // L1 R1 (VR), L2 R1 (VA)
 }
 
 FLITSIM_HD RouteChoice route_dragonfly_valiant(const SimView& s, int rep, int r, const PacketInfo& p) {
-  const int a = s.sz.df_a, G = s.sz.df_G, g = r / a, dg = p.dst_router / a;
-  const bool any = s.prm.valiant_any;
-  int32_t st = s.pk_route[p.slot];
-  if (st == 0) {  // at the source router: draw the intermediate
+  if (s.pk_route[p.slot] == 0) {  // at the source router: draw the intermediate
     if (r == p.dst_router) return eject_choice(s, p);
-    const int lo = g < dg ? g : dg, hi = g < dg ? dg : g;
-    int ig = int(draw_below(route_draw(s, rep, p, kSaltValiant), uint32_t(G - (g == dg ? 1 : 2))));
-    if (ig >= lo) ++ig;
-    if (hi != lo && ig >= hi) ++ig;
-    const int target = any ? ig * a + int(draw_below(route_draw(s, rep, p, kSaltValiant + 1), uint32_t(a))) : ig;
-    st = 1 + target;
-    s.pk_route[p.slot] = st;
+    const int a = s.sz.df_a, g = r / a;
+    const int ig = df_draw_group(s, rep, p, g, p.dst_router / a, kSaltValiant);
+    const int target = df_valiant_target(s, rep, p, ig, kSaltValiant + 1);
+    s.pk_gport[p.slot] = df_choose_link(s, rep, r, p, ig, s.prm.valiant_any ? target : -1, 0);
+    s.pk_route[p.slot] = 1 + target;
     count_nonminimal(s, rep, p);
   }
-  if (st > 0) {  // phase 0
-    const int target = st - 1, tg = any ? target / a : target;
-    if (g != tg) return df_toward_group(s, r, tg, 0, 0);                     // L0, R0
-    if (any && r != target) return route_in_class(s, s.df_local_port[r * a + target % a], 1);  // L1
-    st = -1;  // reached the intermediate: phase 1
-    s.pk_route[p.slot] = st;
-  }
-  if (r == p.dst_router) return eject_choice(s, p);
-  if (g == dg) return route_in_class(s, s.df_local_port[r * a + p.dst_router % a], any ? 3 : 2);  // last L
-  return df_toward_group(s, r, dg, any ? 2 : 1, 1);  // L1 R1 (VR) or L2 R1 (VA)
+  return df_valiant_continue(s, rep, r, p);
 }
 
 }  // namespace flitsim

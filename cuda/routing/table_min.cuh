@@ -1,9 +1,10 @@
 // Minimal routing for any topology from the all-pairs distance table: every port whose peer
 // is one hop closer to the destination is a candidate (all minimal paths kept). `oblivious`
 // picks one at random per packet and hop; `adaptive` (MIN-AD) the one with the most free
-// credits. VC class = router hops taken so far, capped at vc_classes − 1: with as many classes
-// as the diameter this is the classic distance-class scheme; topologies whose minimal routes
-// are deadlock-free with fewer classes (up*/down* trees) declare min_vc_classes.
+// credits (ties: the first after a random start, so no port is favoured). VC class = router
+// hops taken so far, capped at vc_classes − 1: with as many classes as the diameter this is
+// the classic distance-class scheme; topologies whose minimal routes are deadlock-free with
+// fewer classes (up*/down* trees) declare min_vc_classes.
 #pragma once
 #include "route_choice.cuh"
 
@@ -19,14 +20,18 @@ FLITSIM_HD RouteChoice table_min_toward(const SimView& s, int rep, int r, const 
   int count = 0, best = -1, best_credits = -1;
   for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) {
     const int q = s.peer_port[gp];
-    if (q < 0 || s.dist[s.port_router[q] * R + target] != d - 1) continue;
-    ++count;
-    if (s.prm.selection == Selection::Adaptive) {
+    count += q >= 0 && s.dist[s.port_router[q] * R + target] == d - 1;
+  }
+  if (s.prm.selection == Selection::Adaptive) {  // most free credits; ties: first after a random start
+    const int p0 = s.port_offset[r], n = s.port_offset[r + 1] - p0;
+    const int start = count > 1 ? int(draw_below(route_draw(s, rep, p, salt), uint32_t(n))) : 0;
+    for (int i = 0, k = start; i < n; ++i, k = next_mod(k, n)) {
+      const int gp = p0 + k, q = s.peer_port[gp];
+      if (q < 0 || s.dist[s.port_router[q] * R + target] != d - 1) continue;
       const int c = free_credits(s, rep, gp, lo, hi);
       if (c > best_credits) best = gp, best_credits = c;
     }
-  }
-  if (s.prm.selection == Selection::Oblivious) {
+  } else {
     int pick = int(draw_below(route_draw(s, rep, p, salt), uint32_t(count)));
     for (int gp = s.port_offset[r];; ++gp) {
       const int q = s.peer_port[gp];

@@ -21,22 +21,28 @@ namespace flitsim {
 
 constexpr int kSaltTableValiant = 0x20000;
 
+// An intermediate router drawn uniformly among the routers with terminals other than r and
+// the destination router (r ≠ the destination router; both have terminals, so both are listed).
+FLITSIM_HD int table_valiant_draw(const SimView& s, int rep, int r, const PacketInfo& p, int salt) {
+  const int R = s.sz.R, m = s.sz.rt_len - R;
+  const int* pos = s.rt_table + m;
+  int e0 = pos[r], e1 = pos[p.dst_router];
+  if (e0 > e1) {
+    const int t = e0;
+    e0 = e1, e1 = t;
+  }
+  int k = int(draw_below(route_draw(s, rep, p, salt), uint32_t(m - 2)));
+  if (k >= e0) ++k;
+  if (k >= e1) ++k;
+  return s.rt_table[k];
+}
+
 FLITSIM_HD RouteChoice route_table_valiant(const SimView& s, int rep, int r, const PacketInfo& p) {
   const int c = s.prm.phase_classes, hops = s.pk_hops[p.slot];
   int32_t st = s.pk_route[p.slot];
   if (st == 0) {  // at the source router: draw the intermediate
     if (r == p.dst_router) return eject_choice(s, p);
-    const int R = s.sz.R, m = s.sz.rt_len - R;
-    const int* pos = s.rt_table + m;
-    int e0 = pos[r], e1 = pos[p.dst_router];  // both have terminals, so both are listed
-    if (e0 > e1) {
-      const int t = e0;
-      e0 = e1, e1 = t;
-    }
-    int k = int(draw_below(route_draw(s, rep, p, kSaltTableValiant), uint32_t(m - 2)));
-    if (k >= e0) ++k;
-    if (k >= e1) ++k;
-    st = 1 + s.rt_table[k];
+    st = 1 + table_valiant_draw(s, rep, r, p, kSaltTableValiant);
     s.pk_route[p.slot] = st;
     count_nonminimal(s, rep, p);
   }

@@ -150,7 +150,10 @@ SCHEMA: dict[str, dict[str, Checker]] = {
         "penalty": _float(0),
         "threshold": _float(0, 100),
         "deroutes": _int(0),
-        "selection": _choice(("oblivious", "adaptive")),
+        "cost": _choice(("queue", "hops", "booksim")),
+        "offset": _int(0),
+        "multi_deroute": _bool,
+        "selection": _choice(("oblivious", "adaptive", "dmodk")),
         "deadlock_avoidance": _bool,
     },
     "traffic": {

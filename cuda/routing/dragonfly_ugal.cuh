@@ -1,0 +1,63 @@
+// UGAL-L on dragonflies (Kim et al. 2008; P2 §3.3 item 1; BookSim2 ugal_dragonflynew). Once,
+// at the source router, the packet chooses between its minimal route (dragonfly_min.cuh) and
+// routing.n_indirect Valiant candidates (dragonfly_valiant.cuh, restricted or any as set by
+// routing.valiant), each drawn like Valiant's intermediate together with the link it would
+// leave the source group on. Each candidate is judged by the occupancy of its first-hop output
+// port at this router (port_congestion: local state only) and the cost rule of ugal_cost.cuh;
+// ties go to the minimal route. Afterwards the packet follows the chosen route with that
+// route's own link choices; nothing is re-decided.
+// Deadlock avoidance: Valiant's classes (VR 3, VA 4: L0 R0 | L1 R1 L2 or L0 R0 L1 | L2 R1 L3).
+// A minimal packet uses L0 for hops in the source group, any VC of the global port (R0 ∪ R1)
+// for its global hop and the last local class (L2 / L3) in the destination group. Global
+// channels carry only R0 and R1, both of which lie between L0 and L_last in Valiant's
+// increasing order, so the union of both kinds of routes keeps every dependency going up that
+// order: the channel dependency graph stays acyclic.
+// Packet state: as Valiant (pk_route 1 + x, −1; pk_gport), plus kDfMinimal for a minimal
+// decision (pk_gport = its link).
+#pragma once
+#include "dragonfly_valiant.cuh"
+#include "ugal_cost.cuh"
+
+namespace flitsim {
+
+constexpr int kSaltUgal = 0x40000;  // + 4·candidate (+1): intermediate group and router
+
+FLITSIM_HD RouteChoice route_dragonfly_ugal(const SimView& s, int rep, int r, const PacketInfo& p) {
+  const bool any = s.prm.valiant_any;
+  if (s.pk_route[p.slot] == 0) {  // at the source router: minimal or Valiant?
+    if (r == p.dst_router) return eject_choice(s, p);
+    const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;
+    const bool hops = s.prm.ugal_cost == UgalCost::Hops;
+    const int min_gp = g == dg ? -1 : df_choose_link(s, rep, r, p, dg, p.dst_router, 0);
+    const int q_min =
+        g == dg ? df_local_occupancy(s, rep, r, p.dst_router) : df_link_occupancy(s, rep, r, min_gp);
+    const int h_min = !hops ? 0 : g == dg ? df_local_dist(s, r, p.dst_router) : df_link_hops(s, r, min_gp, p.dst_router);
+    BestChoice best;
+    best.offer(ugal_min_cost(s, q_min, h_min), min_gp, -1, false);
+    if (!ugal_below_threshold(s, q_min)) {
+      for (int j = 0; j < s.prm.n_indirect; ++j) {
+        const int ig = df_draw_group(s, rep, p, g, dg, kSaltUgal + 4 * j);
+        const int target = df_valiant_target(s, rep, p, ig, kSaltUgal + 4 * j + 1);
+        const int gp = df_choose_link(s, rep, r, p, ig, any ? target : -1, 2 + j);
+        int h = 0;
+        if (hops) {
+          const int mid = any ? target : s.port_router[s.peer_port[gp]];  // where phase 1 begins
+          h = df_link_hops(s, r, gp, mid) + df_min_hops(s, mid, p.dst_router);  // ig ≠ dg
+        }
+        best.offer(ugal_nonmin_cost(s, df_link_occupancy(s, rep, r, gp), h, h_min), gp, target, true);
+      }
+    }
+    s.pk_gport[p.slot] = best.port;
+    if (best.nonminimal) {
+      s.pk_route[p.slot] = 1 + best.aux;
+      count_nonminimal(s, rep, p);
+    } else {
+      s.pk_route[p.slot] = kDfMinimal;
+    }
+  }
+  if (s.pk_route[p.slot] == kDfMinimal)
+    return r == p.dst_router ? eject_choice(s, p) : df_minimal_hop(s, rep, r, p, 0, kDfAnyLevel, any ? 3 : 2);
+  return df_valiant_continue(s, rep, r, p);
+}
+
+}  // namespace flitsim

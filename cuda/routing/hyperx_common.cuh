@@ -1,0 +1,73 @@
+// HyperX building blocks for the coordinate routings (hyperx_dor, _closad, _dimwar,
+// _omniwar). Every dimension is a complete graph (gap 1; host/engine_config.cpp rejects
+// express meshes), so one hop aligns a dimension. The host packs the topology tables into
+// rt_table (host/engine_config.cpp, hyperx_rt_table):
+//   [0] D, [1] ΣW, then W[D], stride[D], trunk[D], dim_offset[D+1], then dim_port[R·ΣW]:
+//   the first of the trunk[d] parallel ports of router r toward the router that differs from
+//   r only in dimension d, where its coordinate is c, at dim_port[r·ΣW + dim_offset[d] + c]
+//   (−1 for r itself). Router id = Σ x_d·stride_d (host/topologies/hyperx.cpp).
+#pragma once
+#include "route_choice.cuh"
+
+namespace flitsim {
+
+struct Hx {
+  const int32_t* t;
+  FLITSIM_HD int dims() const { return t[0]; }
+  FLITSIM_HD int width(int d) const { return t[2 + d]; }
+  FLITSIM_HD int stride(int d) const { return t[2 + t[0] + d]; }
+  FLITSIM_HD int trunk(int d) const { return t[2 + 2 * t[0] + d]; }
+  FLITSIM_HD int coord(int r, int d) const { return r / stride(d) % width(d); }
+  // First parallel port of r toward coordinate c of dimension d.
+  FLITSIM_HD int port(int r, int d, int c) const {
+    const int D = t[0];
+    return t[3 + 4 * D + (long long)r * t[1] + t[2 + 3 * D + d] + c];
+  }
+  // Dimensions in which r and x differ.
+  FLITSIM_HD int unaligned(int r, int x) const {
+    int n = 0;
+    for (int d = 0; d < dims(); ++d) n += coord(r, d) != coord(x, d);
+    return n;
+  }
+};
+
+FLITSIM_HD Hx hyperx(const SimView& s) { return Hx{s.rt_table}; }
+
+// Weighted adaptive choice among the outputs of router r in the dimensions `mask` selects
+// (bit d; all dimensions with unaligned coordinates toward dst): minimal outputs (toward dst's
+// coordinate) weigh hops·q, deroutes (any other coordinate, when allowed) (hops + 1)·(q + bias),
+// q the port's occupancy and hops the minimal hops left (P4 §5 "congestion × hop count",
+// SuperSim's monolithic weighting, TARGETS §3.5 item 2). The minimal weight wins; a deroute
+// must be strictly lighter than every minimal output (ties stay minimal); among equal outputs
+// of one kind the first after a random start wins. Returns the port; *deroute_dim = the
+// deroute's dimension or −1.
+FLITSIM_HD int hx_weighted_choice(const SimView& s, int rep, const PacketInfo& p, int r, int dst, unsigned long long mask,
+                                  bool allow_deroute, unsigned long long deroute_mask, int* deroute_dim) {
+  const Hx hx = hyperx(s);
+  const int D = hx.dims(), hops = hx.unaligned(r, dst);
+  const uint32_t u = route_draw(s, rep, p, 0x60000 + s.pk_hops[p.slot]);
+  BestChoice best;
+  for (int pass = 0; pass < 2; ++pass) {  // minimal outputs first, then deroutes
+    if (pass == 1 && !allow_deroute) break;
+    const int d0 = int(draw_below(u, uint32_t(D)));
+    for (int i = 0, d = d0; i < D; ++i, d = next_mod(d, D)) {
+      if (!((mask >> d) & 1)) continue;
+      if (pass == 1 && !((deroute_mask >> d) & 1)) continue;
+      const int W = hx.width(d), n = hx.trunk(d), cur = hx.coord(r, d), want = hx.coord(dst, d);
+      const int c0 = int(draw_below(u * 2654435761u + uint32_t(d), uint32_t(W)));
+      for (int j = 0, c = c0; j < W; ++j, c = next_mod(c, W)) {
+        if (c == cur || (pass == 0) != (c == want)) continue;
+        const int base = hx.port(r, d, c), k0 = n > 1 ? (c0 + d) % n : 0;
+        for (int j2 = 0, k = k0; j2 < n; ++j2, k = next_mod(k, n)) {
+          const int q = port_congestion(s, rep, base + k);
+          const long long w = pass == 0 ? (long long)hops * q : (long long)(hops + 1) * (q + s.prm.ugal_offset);
+          best.offer(w, base + k, d, pass == 1);
+        }
+      }
+    }
+  }
+  *deroute_dim = best.nonminimal ? best.aux : -1;
+  return best.port;
+}
+
+}  // namespace flitsim

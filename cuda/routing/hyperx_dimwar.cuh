@@ -1,0 +1,35 @@
+// DimWAR on HyperX (P4 §5.1): incremental, dimension-ordered, weighted adaptive routing. At
+// every router the valid outputs are those of the first unaligned dimension d only: the
+// minimal output(s) toward the destination's coordinate, and — only if the packet arrived on
+// the first resource class, i.e. has not derouted in d yet — deroutes to any other
+// coordinate of d. Weights: minimal H·q, deroute (H + 1)·(q + routing.offset), H = unaligned
+// dimensions left, q = the port's occupancy (hyperx_common.cuh); the lightest wins, ties stay
+// minimal. So a packet deroutes at most once per dimension, where it meets congestion.
+// Deadlock avoidance: 2 VC classes (P4 step 1): minimal hops use class 0, deroutes class 1.
+// In dimension d a packet takes either [min] or [deroute, min]; dimensions in increasing
+// order. Ordering the channel classes (d, class 1) < (d, class 0) < (d + 1, class 1) < ...,
+// every dependency (deroute -> minimal hop in d; minimal hop in d -> any hop in a later
+// dimension) goes upward, so the channel dependency graph is acyclic, with 2 classes whatever
+// the number of dimensions. (SuperSim's dimension_order DAL puts the first hop of a dimension
+// on class 0 and the hop after a deroute on class 1; equally acyclic.)
+// Packet state pk_route: bit 0 = the last hop was a deroute (current class 1), bit 1 = the
+// packet has been counted as non-minimal.
+#pragma once
+#include "hyperx_common.cuh"
+
+namespace flitsim {
+
+FLITSIM_HD RouteChoice route_hyperx_dimwar(const SimView& s, int rep, int r, const PacketInfo& p) {
+  const Hx hx = hyperx(s);
+  const int32_t st = s.pk_route[p.slot];
+  int d = 0;
+  while (hx.coord(r, d) == hx.coord(p.dst_router, d)) ++d;  // r is not the destination router
+  int deroute_dim;
+  const int port = hx_weighted_choice(s, rep, p, r, p.dst_router, 1ull << d, !(st & 1), 1ull << d, &deroute_dim);
+  const bool deroute = deroute_dim >= 0;
+  if (deroute && !(st & 2)) count_nonminimal(s, rep, p);
+  s.pk_route[p.slot] = (deroute ? 1 : 0) | ((st & 2) || deroute ? 2 : 0);
+  return route_in_class(s, port, deroute ? 1 : 0);
+}
+
+}  // namespace flitsim

@@ -1,0 +1,38 @@
+// UGAL-L decision rule (P3 §3.3, TARGETS §3.3 item 1 and §3.4 item 3), shared by the dragonfly
+// and table UGAL routings. The source router compares the minimal candidate with n_indirect
+// Valiant candidates by the occupancy q of each one's first-hop output port (port_congestion:
+// downstream occupancy plus the flits queued here for that port)
+// and takes the cheapest; a tie goes to the minimal path. Costs are integers scaled by 256
+// (penalty c = penalty_x256 / 256), so CPU and GPU decide identically:
+//   routing.cost = "queue"   (P3 generic):  C_M = q_M               C_I = c·q_I + offset
+//   routing.cost = "hops"    (P3 SF-A):     C_M = q_M               C_I = c·(L_I/L_M)·q_I + offset
+//                                           (compared after multiplying both by L_M)
+//   routing.cost = "booksim" (BookSim2):    C_M = q_M               C_I = 2·c·q_I + offset
+//                                           (dragonfly ugal: minimal iff q_min <= 2·q_nonmin + 30)
+// L_M, L_I are the router hop counts of the candidate paths. routing.threshold T (percent,
+// 0 = off): while q_M < T% of the port's buffer (V·B flits) the packet goes minimally without
+// a comparison (P3 "-ATh").
+#pragma once
+#include "route_choice.cuh"
+
+namespace flitsim {
+
+FLITSIM_HD bool ugal_below_threshold(const SimView& s, int q_min) {
+  return s.prm.threshold_x256 > 0 && 256LL * q_min < s.prm.threshold_x256;
+}
+
+FLITSIM_HD long long ugal_min_cost(const SimView& s, int q, int hops_min) {
+  return s.prm.ugal_cost == UgalCost::Hops ? 256LL * q * hops_min : 256LL * q;
+}
+
+FLITSIM_HD long long ugal_nonmin_cost(const SimView& s, int q, int hops_nonmin, int hops_min) {
+  const long long c = s.prm.penalty_x256, off = 256LL * s.prm.ugal_offset;
+  switch (s.prm.ugal_cost) {
+    case UgalCost::Hops: return c * q * hops_nonmin + off * hops_min;
+    case UgalCost::BookSim: return 2 * c * q + off;
+    case UgalCost::Queue:
+    default: return c * q + off;
+  }
+}
+
+}  // namespace flitsim

@@ -1,0 +1,39 @@
+// Up*/down* routing in trees (fattree, xgft): up toward a nearest common ancestor of source
+// and destination, then down. In a tree these are exactly the minimal routes (distance table):
+// every up port is minimal while the destination is outside the subtree, and the way down is
+// unique up to parallel links. The choice among the equivalent up ports (routing.selection):
+//   dmodk (default)   D-mod-k, static and destination-based (OpenSM ftree's key property,
+//                     TARGETS §3.2 item 5): at the l-th hop that has a choice among n ports the
+//                     packet takes candidate ⌊d / (n_1·…·n_{l−1})⌋ mod n (d = destination node).
+//                     In an XGFT that is Zahavi's / Gómez's ⌊d / (w_1·…·w_l)⌋ mod w_{l+1} at
+//                     level l, i.e. d mod k, ⌊d/k⌋ mod k, ... in a k-ary n-tree;
+//   random            uniformly per packet and hop;
+//   adaptive          the candidate with the most free credits.
+// Deadlock avoidance: one VC class. An up hop never follows a down hop, so ordering all up
+// channels (by level, upward) before all down channels (by level, downward) makes every
+// dependency go forward: the channel dependency graph is acyclic.
+// Packet state pk_route (D-mod-k): the product n_1·…·n_{l−1} so far (0 stands for 1).
+#pragma once
+#include "table_min.cuh"
+
+namespace flitsim {
+
+FLITSIM_HD RouteChoice route_updown(const SimView& s, int rep, int r, const PacketInfo& p) {
+  if (s.prm.selection != Selection::DModK) return table_min_toward(s, rep, r, p, p.dst_router, 0, s.pk_hops[p.slot]);
+  const long long R = s.sz.dist_R;
+  const int d = s.dist[r * R + p.dst_router];
+  int n = 0;
+  for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) {
+    const int q = s.peer_port[gp];
+    n += q >= 0 && s.dist[s.port_router[q] * R + p.dst_router] == d - 1;
+  }
+  const int32_t prod = s.pk_route[p.slot] > 0 ? s.pk_route[p.slot] : 1;
+  int pick = int((long long)s.pk_dst[p.slot] / prod % n);
+  if (n > 1) s.pk_route[p.slot] = prod * n;
+  for (int gp = s.port_offset[r];; ++gp) {
+    const int q = s.peer_port[gp];
+    if (q >= 0 && s.dist[s.port_router[q] * R + p.dst_router] == d - 1 && pick-- == 0) return route_in_class(s, gp, 0);
+  }
+}
+
+}  // namespace flitsim
