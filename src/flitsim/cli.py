@@ -125,6 +125,27 @@ def _run_summary(r: Any) -> str:
     return _table(rows)
 
 
+def _workload_table(r: Any) -> str:
+    """The per-job table of a workload run ([workload])."""
+    w = r.workload
+    head = ("job", "name", "motif", "ranks", "messages", "completion", "exec time",
+            "eff. throughput", "comm rate")
+    rows = [head]
+    for j in w.jobs_table():
+        bg = " (bg)" if j["background"] else ""
+        rows.append((str(j["job"]), j["name"] + bg, j["motif"], str(j["ranks"]),
+                     f"{j['delivered']}/{j['messages']}",
+                     f"{_fmt(j['completion_cycles'])} cyc = {_fmt(j['completion_seconds'] * 1e6)} us",
+                     f"{_fmt(j['execution_seconds'] * 1e6)} us",
+                     _fmt(j["effective_throughput"]), f"{_fmt(j['comm_rate'] / 1e9)} GB/s"))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    lines = ["  ".join(c.ljust(wd) for c, wd in zip(row, widths)).rstrip() for row in rows]
+    lines.append(f"communication rate {_fmt(w.comm_rate / 1e9)} GB/s; bytes per network link: "
+                 f"mean {_fmt(r.link_bytes_mean)}, max {_fmt(r.link_bytes_max)}; "
+                 f"1 cycle = {_fmt(w.cycle_seconds * 1e9)} ns")
+    return "\n".join(lines)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     cfg = load_config(args.config, args.overrides)
     engine = importlib.import_module("flitsim.engine")  # lazy: needs the compiled module
@@ -136,10 +157,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.output:
         from .hdf5 import write_results
         write_results(args.output, [result], cfg)
+    workload = getattr(result, "workload", None)
     if args.json:
-        _print_json(result.summary())
+        summary = result.summary()
+        if workload is not None:
+            summary["jobs"] = workload.jobs_table()
+        _print_json(summary)
     else:
         print(_run_summary(result))
+        if workload is not None:
+            print(_workload_table(result))
         if args.backend == "auto" and result.backend == "cpu":
             print(f"                 (auto: {engine.backend_status()})")
         if result.slot_stalls:

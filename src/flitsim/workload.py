@@ -210,9 +210,11 @@ def match(program: Program) -> np.ndarray:
 
 
 def program_rounds(program: Program) -> int:
-    """Length of the longest chain of dependent messages (the communication rounds on the
-    critical path): a message sent at a rank's step k depends on every message the rank
-    received in its steps before k."""
+    """Communication rounds of the program in the one-port round model of the collective
+    literature: a rank sends at most one message per round (in program order) and receives
+    at most one per round, and a message sent at a rank's step k goes out in a later round
+    than every message the rank received in its steps before k. E.g. binomial trees and
+    dissemination: ceil(log2 N); an all-to-all: N - 1."""
     a = program.to_arrays()
     matched = match(program)
     S = len(a["compute"])
@@ -223,7 +225,9 @@ def program_rounds(program: Program) -> int:
     sent = np.zeros(len(matched), bool)
     released = np.zeros(S, bool)
     cur, end = a["step_ptr"][:-1].copy(), a["step_ptr"][1:]
-    level = np.zeros(program.ranks, _I64)
+    level = np.zeros(program.ranks, _I64)     # latest round received
+    last = np.zeros(program.ranks, _I64)      # latest round sent
+    got = np.zeros(program.ranks, _I64)       # latest round a message was received in
     progress = True
     while progress:
         progress = False
@@ -232,14 +236,19 @@ def program_rounds(program: Program) -> int:
                 k = cur[r]
                 if not released[k]:
                     lo, hi = a["send_ptr"][k], a["send_ptr"][k + 1]
-                    depth[lo:hi], sent[lo:hi] = level[r] + 1, True
+                    first = max(level[r], last[r]) + 1
+                    depth[lo:hi] = first + np.arange(hi - lo)
+                    sent[lo:hi] = True
+                    last[r] = max(last[r], first + hi - lo - 1)
                     released[k] = progress = True
                 if not all(sent[i] for i in by_recv[k]):
                     break
-                level[r] = max([level[r]] + [depth[i] for i in by_recv[k]])
+                for d in sorted(depth[i] for i in by_recv[k]):
+                    got[r] = max(d, got[r] + 1)
+                    level[r] = max(level[r], got[r])
                 cur[r] += 1
                 progress = True
-    return int(depth.max()) if depth.size else 0
+    return int(max(depth.max(), got.max())) if depth.size else 0
 
 
 # --- motifs ---------------------------------------------------------------------------------
