@@ -345,3 +345,62 @@ def test_every_workload_key_and_motif_is_documented():
     guide = (DOCS / "workloads.md").read_text()
     for motif in MOTIF_KEYS:
         assert f"`{motif}`" in guide, motif
+
+
+# --- proxy applications and the command line -------------------------------------------------
+
+def test_proxy_applications():
+    rng = np.random.default_rng(1)
+    sp = wl.spread(40, 64, rng, partners=(4, 8))
+    um = wl.umesh(40, 64, rng, partners=(3, 6))
+    for p, window in ((sp, None), (um, 12)):
+        for r, steps in enumerate(p.steps):
+            dst, src = steps[0][0], steps[0][2]
+            assert sorted(dst.tolist()) == sorted(src.tolist())  # symmetric exchanges
+            assert len(dst) <= 2 * 8 and r not in dst.tolist()
+            if window:
+                assert np.abs(dst - r).max(initial=0) <= window
+        wl.match(p)
+    pa = wl.pairs(9, 64, rng)
+    assert sum(len(s[0][0]) for s in pa.steps) == 8  # 4 pairs, one rank sits out
+    pf = wl.pf3d(40, 64, dims=(4, 5, 2))
+    assert pf.messages == 40 * 3 + 40 * 4  # all-to-alls along x (4 ranks) then y (5 ranks)
+    assert pf.steps[0][1][1][0] == 32      # the y exchange uses half the size
+    qb = wl.qbox(30, 64, dims=(10, 3))
+    assert qb.messages == 30 * 9 + 10 * 2 + 10 * (2 + 2 * 1)  # a2a, bcast, rec. doubling of 3
+    with pytest.raises(ValueError, match="pF3D needs a multiple of 200 ranks"):
+        wl.pf3d(40, 64)
+    jobs = [{"motif": m, "ranks": n, "bytes": 256, **extra} for m, n, extra in (
+        ("pairs", 10, {}), ("spread", 12, {"partners": [2, 4]}), ("umesh", 12, {"partners": [2, 4]}),
+        ("milc", 16, {}), ("pf3d", 12, {"dims": [3, 2, 2]}), ("qbox", 8, {"dims": [4, 2]}))]
+    for placement in ("linear", "random"):
+        r = run(dragonfly(jobs, placement=placement, ni_queues=4))
+        w = r.workload
+        np.testing.assert_array_equal(w.job_delivered, w.job_messages)
+        assert (w.execution_cycles > 0).all() and r.summary()["comm_rate"] > 0
+
+
+def test_cli_run_prints_the_job_table(tmp_path, capsys):
+    from flitsim.cli import main
+    cfg = tmp_path / "w.toml"
+    cfg.write_text('[topology]\nkind = "dragonfly"\np = 2\na = 4\nh = 2\n'
+                   '[workload]\npacket_size = 4\n'
+                   'jobs = [{motif = "allreduce", ranks = 16, bytes = 64, name = "ar"},\n'
+                   '        {motif = "perturbation", ranks = 8, bytes = 1024}]\n')
+    assert main(["run", str(cfg), "--quiet", "--backend", "cpu", "--set", "workload.link_gbps=200"]) == 0
+    out = capsys.readouterr().out
+    assert "eff. throughput" in out and "perturbation (bg)" in out and "1 cycle = 0.64 ns" in out
+    assert main(["run", str(cfg), "--json", "--backend", "cpu"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert [j["name"] for j in summary["jobs"]] == ["ar", "perturbation"]
+    assert summary["jobs"][0]["delivered"] == 16 * 4 and summary["comm_rate"] > 0
+
+
+def test_documented_program_example_runs(tmp_path):
+    text = (DOCS / "workloads.md").read_text()
+    example = text[text.index('{\n  "ranks": 3'):]
+    example = example[:example.index("```")]
+    path = tmp_path / "ping.json"
+    path.write_text(example)
+    r = run(dragonfly([{"motif": "program", "file": str(path)}]))
+    assert r.workload.job_delivered[0] == 4 and r.workload.job_bytes[0] == 4 * 4096

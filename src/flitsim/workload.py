@@ -33,8 +33,10 @@ from typing import Any
 
 import numpy as np
 
+from .workload_config import MOTIF_KEYS
+
 __all__ = [
-    "Program", "MOTIFS", "build_motif", "most_cubic", "place_jobs", "build_replica",
+    "Program", "MOTIFS", "RANDOM_MOTIFS", "build_motif", "most_cubic", "place_jobs", "build_replica",
     "compile_inputs", "run", "run_noise", "NoiseResult", "load_program", "program_from_json",
     "program_rounds", "match",
 ]
@@ -591,23 +593,9 @@ def qbox(ranks: int, nbytes: int, dims: Sequence[int] | None = None,
     return p
 
 
-# Motif name -> (builder keys it accepts besides the common ones, uses randomness).
-MOTIFS: dict[str, tuple[tuple[str, ...], bool]] = {
-    "alltoall": (("order",), False),
-    "nn3d": (("dims", "allreduce", "allreduce_bytes"), False),
-    "stencil27": (("dims", "allreduce", "allreduce_bytes"), False),
-    "bcast": (("root",), False),
-    "reduce": (("root",), False),
-    "allreduce": (("algorithm",), False),
-    "perturbation": (("rounds",), True),
-    "pairs": ((), True),
-    "spread": (("partners",), True),
-    "umesh": (("partners",), True),
-    "milc": (("dims",), False),
-    "pf3d": (("dims",), False),
-    "qbox": (("dims",), False),
-    "program": (("file",), False),
-}
+# Motifs (their keys: flitsim.workload_config.MOTIF_KEYS) whose programs depend on the seed.
+MOTIFS = tuple(MOTIF_KEYS)
+RANDOM_MOTIFS = ("perturbation", "pairs", "spread", "umesh")
 # Default message sizes (bytes) where the papers give one; other motifs require `bytes`.
 DEFAULT_BYTES = {"pairs": 4 << 20, "spread": 2 << 20, "umesh": 2 << 20, "milc": 2 << 20,
                  "pf3d": 2 << 20, "qbox": 1 << 20, "bcast": 8, "reduce": 8, "allreduce": 8}
@@ -737,7 +725,7 @@ def build_replica(wcfg: Mapping[str, Any], nodes: int, seed: int,
         label = f"workload.jobs[{j}] ({job.get('name', job['motif'])})"
         jj = dict(job)
         jj.setdefault("ranks", len(placed[j]))
-        random_motif = MOTIFS[job["motif"]][1] or job.get("order") == "random"
+        random_motif = job["motif"] in RANDOM_MOTIFS or job.get("order") == "random"
         if cache is not None and not random_motif and j in cache:
             prog = cache[j]
         else:
