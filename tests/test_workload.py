@@ -404,3 +404,16 @@ def test_documented_program_example_runs(tmp_path):
     path.write_text(example)
     r = run(dragonfly([{"motif": "program", "file": str(path)}]))
     assert r.workload.job_delivered[0] == 4 and r.workload.job_bytes[0] == 4 * 4096
+
+
+def test_sweep_over_workload_keys_and_seeds(tmp_path):
+    cfg = dragonfly([{"motif": "alltoall", "ranks": 24, "bytes": 512, "placement": "random"}])
+    res = flitsim.sweep(cfg, over={"workload.ni_queues": [1, 4], "sim.seed": [1, 2]},
+                        output=str(tmp_path / "s.h5"), backend="cpu", progress=False)
+    results = res["results"] if isinstance(res, dict) else res.results
+    assert len(results) == 4
+    for r in results:
+        assert r.workload.job_delivered[0] == 24 * 23
+    assert results[0].config["workload"]["ni_queues"] == 1 and results[2].config["workload"]["ni_queues"] == 4
+    with pytest.raises(ConfigError, match='unknown key "workload.jobs"'):
+        flitsim.sweep(cfg, over={"workload.jobs": [[]]}, output=str(tmp_path / "t.h5"))

@@ -281,6 +281,12 @@ def check_sweep_key(spec: str, key: str) -> tuple[str, str]:
     section, dot, name = key.partition(".")
     if not dot or not section or not name or "." in name:
         raise ConfigError(f'sweep "{spec}": key must be section.key (e.g. traffic.load)')
+    if section == "workload":  # its scalar keys (jobs are a list: not swept one by one)
+        from .workload_config import WORKLOAD_DEFAULTS
+        if name not in WORKLOAD_DEFAULTS:
+            raise ConfigError(f'sweep "{spec}": unknown key "{key}" '
+                              f'(known: {", ".join(WORKLOAD_DEFAULTS)})')
+        return section, name
     if section not in DEFAULTS:
         raise ConfigError(f'sweep "{spec}": unknown section "{section}" '
                           f'(known: {", ".join(SECTIONS)})')

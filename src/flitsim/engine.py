@@ -73,6 +73,10 @@ def simulate_raw(config: dict, backend: str | None = None, threads: int | None =
     are given: one replica per (load, seed) pair, all advancing in one engine run).
     workload: flitsim.workload.compile_inputs() for a closed-loop run (one program set per
     seed)."""
+    if workload is None and "workload" in config:
+        from .config import ConfigError
+        raise ConfigError("workload: a [workload] run needs its programs: use flitsim.run or "
+                          "flitsim.workload.run_replicas (they build them)")
     cb = _Progress() if progress is True else (progress or None)
     try:
         return _core().simulate(config, backend or "auto", int(threads or 0), cb,
