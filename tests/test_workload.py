@@ -328,7 +328,6 @@ def test_hdf5_round_trip(tmp_path):
     r = run(cfg)
     write_results(tmp_path / "w.h5", [r], cfg)
     back = read_results(tmp_path / "w.h5")[0]
-    _same(r, back) if False else None
     for k in wl_fields() + ("job_ranks", "job_background", "job_start"):
         np.testing.assert_array_equal(getattr(back.workload, k), getattr(r.workload, k))
     assert back.workload.job_names == r.workload.job_names
@@ -417,3 +416,15 @@ def test_sweep_over_workload_keys_and_seeds(tmp_path):
     assert results[0].config["workload"]["ni_queues"] == 1 and results[2].config["workload"]["ni_queues"] == 4
     with pytest.raises(ConfigError, match='unknown key "workload.jobs"'):
         flitsim.sweep(cfg, over={"workload.jobs": [[]]}, output=str(tmp_path / "t.h5"))
+
+
+def test_cuda_backend_equals_cpu():
+    from conftest import cuda_usable
+    ok, why = cuda_usable()
+    if not ok:
+        pytest.skip(why)
+    cpu = wl.run_replicas(_mixed(), seeds=[1, 2], backend="cpu")
+    gpu = wl.run_replicas(_mixed(), seeds=[1, 2], backend="cuda")
+    for a, b in zip(cpu, gpu):
+        assert b.backend == "cuda"
+        _same(a, b)
