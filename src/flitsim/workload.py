@@ -36,9 +36,12 @@ import numpy as np
 from .workload_config import MOTIF_KEYS
 
 __all__ = [
-    "Program", "MOTIFS", "RANDOM_MOTIFS", "build_motif", "most_cubic", "place_jobs", "build_replica",
-    "compile_inputs", "run", "run_noise", "NoiseResult", "load_program", "program_from_json",
-    "program_rounds", "match",
+    "Program", "WorkloadError", "MOTIFS", "RANDOM_MOTIFS", "build_motif", "most_cubic",
+    "place_jobs", "build_replica", "compile_inputs", "run", "run_replicas", "run_noise",
+    "NoiseResult", "load_program", "program_from_json", "program_rounds", "match",
+    "alltoall", "nn3d", "stencil27", "bcast", "reduce", "allreduce_dissemination",
+    "allreduce_recursive_doubling", "allreduce_ring", "perturbation", "pairs", "spread",
+    "umesh", "milc", "pf3d", "qbox",
 ]
 
 _I64 = np.int64
