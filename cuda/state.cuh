@@ -41,7 +41,7 @@ enum RepSum : int32_t {
   kNetLatencySum = 1,   // tail arrival − head injection
   kHopsSum = 2,         // router-to-router hops
   kBufferOverflows = 3, // flits that arrived at a full VC buffer (must stay 0)
-  kNonMinimal = 4,      // measured packets the source router sent on a non-minimal route
+  kNonMinimal = 4,      // measured packets delivered that were routed non-minimally
   kRepSums = 5
 };
 
@@ -198,6 +198,7 @@ struct SimParams {
   X(int32_t, pk_size, (long long)sz.reps * sz.N * sz.S)                       \
   X(int32_t, pk_hops, (long long)sz.reps * sz.N * sz.S)                       \
   X(int32_t, pk_route, (long long)sz.reps * sz.N * sz.S)                      \
+  X(uint8_t, pk_nonminimal, (long long)sz.reps * sz.N * sz.S) /* routed non-minimally */ \
   X(int32_t, pk_gport, sz.df_G ? (long long)sz.reps * sz.N * sz.S : 0) /* dragonfly: chosen global port */ \
   X(int32_t, port_demand, (long long)sz.reps * sz.demand_P) /* route scratch: flits queued here per output */ \
   X(i64, pk_create, (long long)sz.reps * sz.N * sz.S)                   \

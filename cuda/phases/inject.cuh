@@ -3,6 +3,7 @@
 // terminal port while it holds a credit for the chosen VC. In workload mode (prm.workload)
 // the packets come from the node's message program (workload/program.cuh) instead.
 #pragma once
+#include "../packet_slot.cuh"
 #include "../rings.cuh"
 #include "../traffic/injection.cuh"
 #include "../workload/program.cuh"
@@ -24,26 +25,14 @@ FLITSIM_HD void start_packet(const SimView& s, int rep, int n, long long t, bool
   const long long ni = s.nn(rep, n);
   const long long c = oldest_queued(s, rep, n, t, created_now);
   if (c < 0) return;
-  const int slot = s.ni_next_slot[ni];
-  const int32_t pid = n * s.sz.S + slot;
-  const long long k = s.pk(rep, pid);
-  if (!(load_relaxed(&s.pk_free_at[k]) < t)) {  // all slots in flight: wait
+  const int32_t pid = free_slot(s, rep, n, t);
+  if (pid < 0) {  // all slots in flight: wait
     s.ni_scan[ni] = c;
     if (s.in_window(t)) s.node_slot_stalls[ni] += 1;
     return;
   }
   s.ni_scan[ni] = c + 1;
-  s.ni_next_slot[ni] = next_mod(slot, s.sz.S);
-  s.pk_free_at[k] = kSlotBusy;
-  s.pk_dst[k] = destination(s, rep, n, c);
-  s.pk_size[k] = s.prm.packet_size;
-  s.pk_hops[k] = 0;
-  s.pk_route[k] = 0;
-  s.pk_create[k] = c;
-  s.pk_inject[k] = -1;
-  s.ni_pid[ni] = pid;
-  s.ni_sent[ni] = 0;
-  s.ni_vc[ni] = -1;
+  begin_packet(s, rep, n, pid, destination(s, rep, n, c), s.prm.packet_size, c);
 }
 
 FLITSIM_HD void phase_inject(const SimView& s, int rep, int r, long long t) {

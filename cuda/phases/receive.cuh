@@ -22,6 +22,7 @@ FLITSIM_HD void sink_accept(const SimView& s, int rep, int n, flit_t f, long lon
     atomic_add(&sums[kLatencySum], lat);
     atomic_add(&sums[kNetLatencySum], nlat);
     atomic_add(&sums[kHopsSum], hops);
+    if (s.pk_nonminimal[k]) atomic_add(&sums[kNonMinimal], 1);
     const long long top = s.sz.bins - 1;
     atomic_add(&s.lat_hist[(long long)rep * s.sz.bins + (lat < top ? lat : top)], 1);
     atomic_add(&s.nlat_hist[(long long)rep * s.sz.bins + (nlat < top ? nlat : top)], 1);

@@ -50,7 +50,7 @@ FLITSIM_HD RouteChoice route_dragonfly_ugal(const SimView& s, int rep, int r, co
     s.pk_gport[p.slot] = best.port;
     if (best.nonminimal) {
       s.pk_route[p.slot] = 1 + best.aux;
-      count_nonminimal(s, rep, p);
+      mark_nonminimal(s, p);
     } else {
       s.pk_route[p.slot] = kDfMinimal;
     }

@@ -68,7 +68,7 @@ FLITSIM_HD RouteChoice route_dragonfly_valiant(const SimView& s, int rep, int r,
     const int target = df_valiant_target(s, rep, p, ig, kSaltValiant + 1);
     s.pk_gport[p.slot] = df_choose_link(s, rep, r, p, ig, s.prm.valiant_any ? target : -1, 0);
     s.pk_route[p.slot] = 1 + target;
-    count_nonminimal(s, rep, p);
+    mark_nonminimal(s, p);
   }
   return df_valiant_continue(s, rep, r, p);
 }

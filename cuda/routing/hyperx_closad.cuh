@@ -64,7 +64,7 @@ FLITSIM_HD RouteChoice route_hyperx_closad(const SimView& s, int rep, int r, con
       }
     }
     s.pk_route[p.slot] = 1 + best.aux;
-    if (best.nonminimal) count_nonminimal(s, rep, p);
+    if (best.nonminimal) mark_nonminimal(s, p);
     return route_in_class(s, best.port, 0);
   }
   if (st > 0) {  // phase 0

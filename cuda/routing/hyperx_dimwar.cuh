@@ -27,7 +27,7 @@ FLITSIM_HD RouteChoice route_hyperx_dimwar(const SimView& s, int rep, int r, con
   int deroute_dim;
   const int port = hx_weighted_choice(s, rep, p, r, p.dst_router, 1ull << d, !(st & 1), 1ull << d, &deroute_dim);
   const bool deroute = deroute_dim >= 0;
-  if (deroute && !(st & 2)) count_nonminimal(s, rep, p);
+  if (deroute && !(st & 2)) mark_nonminimal(s, p);
   s.pk_route[p.slot] = (deroute ? 1 : 0) | ((st & 2) || deroute ? 2 : 0);
   return route_in_class(s, port, deroute ? 1 : 0);
 }

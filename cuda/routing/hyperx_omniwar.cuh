@@ -34,7 +34,7 @@ FLITSIM_HD RouteChoice route_hyperx_omniwar(const SimView& s, int rep, int r, co
   int deroute_dim;
   const int port = hx_weighted_choice(s, rep, p, r, dst, mask, H < s.prm.phase_classes - k, der_mask, &deroute_dim);
   const bool deroute = deroute_dim >= 0;
-  if (deroute && !(st & 256)) count_nonminimal(s, rep, p);
+  if (deroute && !(st & 256)) mark_nonminimal(s, p);
   s.pk_route[p.slot] = (deroute ? 1 + deroute_dim : 0) | ((st & 256) || deroute ? 256 : 0);
   return route_in_class(s, port, k);
 }

@@ -31,10 +31,8 @@ FLITSIM_HD RouteChoice eject_choice(const SimView& s, const PacketInfo& p) {
   return RouteChoice{p.dst_port, 0, s.sz.V};
 }
 
-// Counts a measured packet that its source router sends on a non-minimal route.
-FLITSIM_HD void count_nonminimal(const SimView& s, int rep, const PacketInfo& p) {
-  if (s.in_window(s.pk_create[p.slot])) atomic_add(&s.rep_sums[(long long)rep * kRepSums + kNonMinimal], 1);
-}
+// Marks a packet its router sends on a non-minimal route; sinks count marked measured packets.
+FLITSIM_HD void mark_nonminimal(const SimView& s, const PacketInfo& p) { s.pk_nonminimal[p.slot] = 1; }
 
 // Free output credits summed over a VC range: the local congestion sensor of adaptive choices.
 FLITSIM_HD int free_credits(const SimView& s, int rep, int gp, int lo, int hi) {

@@ -37,7 +37,7 @@ FLITSIM_HD RouteChoice route_table_ugal(const SimView& s, int rep, int r, const 
       }
     }
     s.pk_route[p.slot] = 1 + best.aux;
-    if (best.nonminimal) count_nonminimal(s, rep, p);
+    if (best.nonminimal) mark_nonminimal(s, p);
     return route_in_class(s, best.port, 0);  // the judged port (hop 0 of phase 0: class 0)
   }
   return route_table_valiant(s, rep, r, p);

@@ -44,7 +44,7 @@ FLITSIM_HD RouteChoice route_table_valiant(const SimView& s, int rep, int r, con
     if (r == p.dst_router) return eject_choice(s, p);
     st = 1 + table_valiant_draw(s, rep, r, p, kSaltTableValiant);
     s.pk_route[p.slot] = st;
-    count_nonminimal(s, rep, p);
+    mark_nonminimal(s, p);
   }
   if (st > 0) {  // phase 0
     const int target = st - 1;

@@ -13,6 +13,7 @@
 // "visible from the next cycle" rule of pk_free_at, which background jobs use to stop.
 #pragma once
 #include "../flit.cuh"
+#include "../packet_slot.cuh"
 #include "../state.cuh"
 
 namespace flitsim {
@@ -85,10 +86,8 @@ FLITSIM_HD void wl_start_packet(const SimView& s, int rep, int n, long long t) {
     const long long e = load_relaxed(&s.wl_fg_end[rep]);
     if (e >= 0 && e < t) return;
   }
-  const int slot = s.ni_next_slot[ni];
-  const int32_t pid = n * s.sz.S + slot;
-  const long long k = s.pk(rep, pid);
-  if (!(load_relaxed(&s.pk_free_at[k]) < t)) {  // all slots in flight: wait
+  const int32_t pid = free_slot(s, rep, n, t);
+  if (pid < 0) {  // all slots in flight: wait
     s.node_slot_stalls[ni] += 1;
     return;
   }
@@ -97,20 +96,10 @@ FLITSIM_HD void wl_start_packet(const SimView& s, int rep, int n, long long t) {
   qo[q] = off + size;
   if (off + size == flits) qm[q] = -1;
   s.wl_q_rr[ni] = next_mod(q, W);
-  s.ni_next_slot[ni] = next_mod(slot, s.sz.S);
-  s.pk_free_at[k] = kSlotBusy;
-  s.pk_dst[k] = s.wl_msg_dst[m];
-  s.pk_size[k] = size;
-  s.pk_hops[k] = 0;
-  s.pk_route[k] = 0;
-  s.pk_create[k] = t;
-  s.pk_inject[k] = -1;
-  s.pk_msg[k] = m;
+  begin_packet(s, rep, n, pid, s.wl_msg_dst[m], size, t);
+  s.pk_msg[s.pk(rep, pid)] = m;
   s.node_created_flits[ni] += size;
   s.node_tagged_created[ni] += 1;
-  s.ni_pid[ni] = pid;
-  s.ni_sent[ni] = 0;
-  s.ni_vc[ni] = -1;
 }
 
 // The tail of packet slot k reached node n's sink at cycle t (before the slot is released).

@@ -1,0 +1,35 @@
+// Packet slots: a node's packets in flight live in its S slots of the packet table (packet id =
+// node·S + slot). Sources take slots in order; a sink releases one by writing the cycle it
+// freed it, and the source may reuse it from the next cycle on (either side of that same-cycle
+// race gives the same decision, so results do not depend on thread timing).
+#pragma once
+#include "flit.cuh"
+#include "state.cuh"
+
+namespace flitsim {
+
+// Node n's next slot if it is free at cycle t, else −1 (the caller waits and counts a stall).
+FLITSIM_HD int32_t free_slot(const SimView& s, int rep, int n, long long t) {
+  const int32_t pid = n * s.sz.S + s.ni_next_slot[s.nn(rep, n)];
+  return load_relaxed(&s.pk_free_at[s.pk(rep, pid)]) < t ? pid : -1;
+}
+
+// Fills the packet-table entry of `pid` (from free_slot) and makes it node n's current packet.
+FLITSIM_HD void begin_packet(const SimView& s, int rep, int n, int32_t pid, int dst, int size,
+                             long long created) {
+  const long long ni = s.nn(rep, n), k = s.pk(rep, pid);
+  s.ni_next_slot[ni] = next_mod(s.ni_next_slot[ni], s.sz.S);
+  s.pk_free_at[k] = kSlotBusy;
+  s.pk_dst[k] = dst;
+  s.pk_size[k] = size;
+  s.pk_hops[k] = 0;
+  s.pk_route[k] = 0;
+  s.pk_nonminimal[k] = 0;
+  s.pk_create[k] = created;
+  s.pk_inject[k] = -1;
+  s.ni_pid[ni] = pid;
+  s.ni_sent[ni] = 0;
+  s.ni_vc[ni] = -1;
+}
+
+}  // namespace flitsim
