@@ -42,7 +42,8 @@ enum RepSum : int32_t {
   kHopsSum = 2,         // router-to-router hops
   kBufferOverflows = 3, // flits that arrived at a full VC buffer (must stay 0)
   kNonMinimal = 4,      // measured packets delivered that were routed non-minimally
-  kRepSums = 5
+  kRouteFailures = 5,   // heads a routing function gave no output port (a bug; fails the run)
+  kRepSums = 6
 };
 
 constexpr int kHopBins = 32;

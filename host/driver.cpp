@@ -58,6 +58,31 @@ ReplicaStats collect(const HostState& h, const EngineConfig& cfg, int rep) {
   return s;
 }
 
+// Between chunks: a routing function that gave a head no output port (a bug), or a deadlock
+// (no flit moved for sim.watchdog cycles while flits are buffered), ends the run with the
+// blocked VCs as diagnostics instead of a hang.
+void check_progress(Backend& backend, HostState& h, const EngineConfig& cfg, int rep, long long t) {
+  const Sizes& sz = h.sz;
+  const std::string where = " at cycle " + std::to_string(t) + " in replica " + std::to_string(rep);
+  const long long failures = h.rep_sums[(long long)rep * kRepSums + kRouteFailures];
+  if (failures > 0) {
+    backend.download(h);
+    throw InvariantError("routing \"" + cfg.algorithm + "\" gave " + std::to_string(failures) +
+                         " head flit(s) no output port" + where + " (a flitsim bug); input VCs:\n" +
+                         describe_blocked(h, rep, 12));
+  }
+  const long long buffered = replica_sum(h.ivc_count, rep, (long long)sz.P * sz.V);
+  const long long last = *std::max_element(h.router_last_move.begin() + (long long)rep * sz.R,
+                                           h.router_last_move.begin() + (long long)(rep + 1) * sz.R);
+  if (buffered > 0 && t - 1 - last > cfg.watchdog) {
+    backend.download(h);
+    throw DeadlockError("deadlock: no flit moved for " + std::to_string(t - 1 - last) + " cycles (watchdog " +
+                        std::to_string(cfg.watchdog) + ")" + where + (cfg.workload ? " of the workload" : "") +
+                        " with " + std::to_string(buffered) + " flits buffered; blocked input VCs:\n" +
+                        describe_blocked(h, rep, 12));
+  }
+}
+
 // Workload mode: runs until every replica's foreground programs have finished and its network
 // is empty (background jobs stop injecting once the foreground is done); the network
 // watchdog as in open-loop runs. Returns the last simulated cycle + 1.
@@ -80,16 +105,7 @@ long long run_workload(Backend& backend, HostState& h, const EngineConfig& cfg, 
     backend.sync_counters(h);
     int n_done = 0;
     for (int rep = 0; rep < sz.reps; ++rep) {
-      const long long buffered = replica_sum(h.ivc_count, rep, (long long)sz.P * sz.V);
-      const long long last = *std::max_element(h.router_last_move.begin() + (long long)rep * sz.R,
-                                               h.router_last_move.begin() + (long long)(rep + 1) * sz.R);
-      if (buffered > 0 && t - 1 - last > cfg.watchdog) {
-        backend.download(h);
-        throw DeadlockError("deadlock: no flit moved for " + std::to_string(t - 1 - last) + " cycles (watchdog " +
-                            std::to_string(cfg.watchdog) + ") at cycle " + std::to_string(t) + " in replica " +
-                            std::to_string(rep) + " of the workload with " + std::to_string(buffered) +
-                            " flits buffered; blocked input VCs:\n" + describe_blocked(h, rep, 12));
-      }
+      check_progress(backend, h, cfg, rep, t);
       n_done += h.wl_fg_end[rep] >= 0 &&
                 replica_sum(h.node_flits_sent, rep, sz.N) == replica_sum(h.node_flits_received, rep, sz.N);
     }
@@ -124,16 +140,7 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
     backend->sync_counters(h);
     int n_done = 0;
     for (int rep = 0; rep < sz.reps; ++rep) {
-      const long long buffered = replica_sum(h.ivc_count, rep, (long long)sz.P * sz.V);
-      const long long last = *std::max_element(h.router_last_move.begin() + (long long)rep * sz.R,
-                                               h.router_last_move.begin() + (long long)(rep + 1) * sz.R);
-      if (buffered > 0 && t - 1 - last > cfg.watchdog) {
-        backend->download(h);
-        throw DeadlockError("deadlock: no flit moved for " + std::to_string(t - 1 - last) + " cycles (watchdog " +
-                            std::to_string(cfg.watchdog) + ") at cycle " + std::to_string(t) + " in replica " +
-                            std::to_string(rep) + " with " + std::to_string(buffered) +
-                            " flits buffered; blocked input VCs:\n" + describe_blocked(h, rep, 12));
-      }
+      check_progress(*backend, h, cfg, rep, t);
       if (t >= window_end) {
         drained[rep] = replica_sum(h.node_tagged_delivered, rep, sz.N) == replica_sum(h.node_tagged_created, rep, sz.N);
         // A replica that accepted clearly less than was offered is saturated already; waiting

@@ -63,6 +63,10 @@ FLITSIM_HD void phase_route(const SimView& s, int rep, int r) {
       if (s.ivc_out_port[q] >= 0) continue;
       const flit_t f = s.ibuf[q * s.sz.B + s.ivc_head[q]];  // a head: tails reset out_port
       const RouteChoice c = route_packet(s, rep, r, flit_pid(f));
+      if (c.port < 0 || c.vc_lo >= c.vc_hi) {  // never silently stall a packet: the driver fails the run
+        atomic_add(&s.rep_sums[(long long)rep * kRepSums + kRouteFailures], 1);
+        continue;
+      }
       s.ivc_out_port[q] = c.port;
       s.ivc_vc_lo[q] = c.vc_lo;
       s.ivc_vc_hi[q] = c.vc_hi;
