@@ -23,6 +23,33 @@ def test_cuda_results_identical_to_cpu(load, size):
         np.testing.assert_array_equal(getattr(cpu, k), getattr(gpu, k), err_msg=k)
 
 
+@pytest.mark.parametrize("topology,routing", [
+    ({"kind": "dragonfly", "p": 2, "a": 4, "h": 2}, {"algorithm": "valiant", "valiant": "any"}),
+    ({"kind": "dragonfly", "p": 2, "a": 4, "h": 2}, {"algorithm": "ugal"}),
+    ({"kind": "dragonfly", "p": 2, "a": 4, "h": 2, "groups": 5}, {"algorithm": "min", "selection": "adaptive"}),
+    ({"kind": "hyperx", "widths": [4, 4], "terminals": 2}, {"algorithm": "dimwar"}),
+    ({"kind": "hyperx", "widths": [4, 4], "terminals": 2}, {"algorithm": "omniwar"}),
+    ({"kind": "hyperx", "widths": [4, 4], "terminals": 2}, {"algorithm": "clos-ad"}),
+    ({"kind": "fattree", "k": 4, "n": 2}, {"algorithm": "updown"}),
+    ({"kind": "slimfly", "q": 5}, {"algorithm": "ugal"}),
+])
+def test_cuda_routings_identical_to_cpu(topology, routing):
+    cfg = small_dragonfly(topology=topology, routing=routing, router={"vcs": 8, "buffer": 4},
+                          traffic={"load": 0.7, "packet_size": 2}, sim={"drain_limit": 3000})
+    cfg["topology"] = topology
+    cpu, gpu = flitsim.run(cfg, backend="cpu"), flitsim.run(cfg, backend="cuda")
+    for k in FIELDS:
+        np.testing.assert_array_equal(getattr(cpu, k), getattr(gpu, k), err_msg=k)
+
+
+def test_cuda_workload_identical_to_cpu():
+    cfg = small_dragonfly()
+    cfg["workload"] = {"jobs": [{"motif": "alltoall", "ranks": 32, "bytes": 2048}]}
+    cpu, gpu = flitsim.run(cfg, backend="cpu"), flitsim.run(cfg, backend="cuda")
+    for k in ("channel_flits", "cycles", "latency_sum", "node_ejected_flits"):
+        np.testing.assert_array_equal(getattr(cpu, k), getattr(gpu, k), err_msg=k)
+
+
 def test_cuda_replicas_identical_to_cpu():
     cfg = small_dragonfly(topology={"p": 3, "a": 6, "h": 3})
     loads, seeds = [0.2, 0.5, 0.8], [1, 2, 3]

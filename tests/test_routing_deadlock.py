@@ -60,3 +60,14 @@ def test_command_line_exit_status(tmp_path, capsys):
     assert "acyclic" in capsys.readouterr().out
     assert main([str(cfg), "routing.deadlock_avoidance=false"]) == 1
     assert "CYCLE" in capsys.readouterr().out
+
+
+def test_cli_check_deadlock_exit_status(tmp_path, capsys):
+    from flitsim.cli import main
+    cfg = tmp_path / "df.toml"
+    cfg.write_text('[topology]\nkind = "dragonfly"\np = 2\na = 4\nh = 2\n')
+    assert main(["check-deadlock", str(cfg), "--set", "routing.algorithm=valiant"]) == 0
+    assert "acyclic" in capsys.readouterr().out
+    assert main(["check-deadlock", str(cfg), "--set", "routing.deadlock_avoidance=false",
+                 "--set", "router.vcs=1"]) == 1
+    assert "CYCLE" in capsys.readouterr().out

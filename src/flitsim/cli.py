@@ -381,8 +381,42 @@ def cmd_plot(args: argparse.Namespace) -> int:
 
 # --- main -----------------------------------------------------------------------------------
 
+# --- check-deadlock --------------------------------------------------------------------------
+
+CHECK_DEADLOCK_EXAMPLES = """\
+examples:
+  flitsim check-deadlock configs/dragonfly-1k.toml --set routing.algorithm=valiant
+  flitsim check-deadlock hx.toml --set routing.algorithm=dimwar --json
+  flitsim check-deadlock df.toml --set routing.deadlock_avoidance=false   # shows a cycle
+"""
+
+
+def _add_check_deadlock(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "check-deadlock", formatter_class=_Formatter, epilog=CHECK_DEADLOCK_EXAMPLES,
+        help="check the routing's VC scheme for cyclic channel dependencies",
+        description="Build the channel dependency graph of the configured routing and its\n"
+                    "deadlock-avoidance VC classes on the topology, from every route choice the\n"
+                    "routing can make, and report it acyclic or print one cycle. Exit status 0\n"
+                    "when acyclic, 1 when a cycle exists. Meant for up to a few hundred routers.")
+    _add_config_args(p)
+    p.set_defaults(func=cmd_check_deadlock)
+
+
+def cmd_check_deadlock(args: argparse.Namespace) -> int:
+    cfg = load_config(args.config, args.overrides)
+    report = importlib.import_module("flitsim.deadlock").check_deadlock(cfg)
+    if args.json:
+        _print_json({"acyclic": report.acyclic, "algorithm": report.algorithm, "classes": report.classes,
+                     "vcs": report.vcs, "nodes": report.nodes, "edges": report.edges,
+                     "cycle": [list(c) for c in report.cycle]})
+    else:
+        print(report.summary())
+    return EXIT_OK if report.acyclic else EXIT_FAILURE
+
+
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (
-    _add_run, _add_info, _add_saturate, _add_sweep, _add_plot)
+    _add_run, _add_info, _add_saturate, _add_sweep, _add_plot, _add_check_deadlock)
 
 MAIN_EXAMPLES = """\
 examples:
