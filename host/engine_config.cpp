@@ -1,6 +1,7 @@
 #include "engine_config.hpp"
 
 #include "cuda/phases/switch_alloc.cuh"  // kMaxRadix
+#include "seeded_random.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -210,24 +211,9 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
   prm.vc_classes = 2 * min_classes;
 }
 
-// SplitMix64 (identical on every platform, unlike std:: distributions).
-struct SplitMix {
-  uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-};
-
-// Uniform random permutation of [0, n) (Fisher–Yates) keyed by (seed, purpose).
+// Uniform random permutation of [0, n) keyed by (seed, purpose).
 std::vector<int32_t> seeded_permutation(int32_t n, uint64_t seed, uint64_t purpose) {
-  std::vector<int32_t> v(n);
-  for (int32_t i = 0; i < n; ++i) v[i] = i;
-  SplitMix rng{seed * 0x9E3779B97F4A7C15ull ^ (purpose * 0xD1B54A32D192ED03ull)};
-  for (int32_t i = n - 1; i > 0; --i) std::swap(v[i], v[rng.next() % uint64_t(i + 1)]);
-  return v;
+  return random_permutation(n, seed * 0x9E3779B97F4A7C15ull ^ (purpose * 0xD1B54A32D192ED03ull));
 }
 
 // The destination pattern: kind, parameters, and which per-replica tables it needs.

@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <numeric>
 
+#include "../seeded_random.hpp"
 #include "../topology_registry.hpp"
 #include "keys.hpp"
 
@@ -50,26 +51,6 @@ namespace flitsim {
 
 namespace {
 
-// SplitMix64: a tiny counter-based generator, identical on every platform (std:: distributions
-// are not), so a seed gives the same network everywhere.
-struct SplitMix {
-  uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  uint64_t below(uint64_t n) { return next() % n; }  // bias < n/2^64, irrelevant here
-};
-
-std::vector<int32_t> random_permutation(int32_t n, uint64_t seed) {
-  std::vector<int32_t> v(n);
-  std::iota(v.begin(), v.end(), 0);
-  SplitMix rng{seed};
-  for (int32_t i = n - 1; i > 0; --i) std::swap(v[i], v[rng.below(uint64_t(i) + 1)]);
-  return v;
-}
 
 // The logical global wiring: which (group, slot) each (group, slot) is linked to.
 class GlobalWiring {
