@@ -298,6 +298,15 @@ examples:
 values: a range start:stop:step (stop included), or a comma-separated list of TOML values
 (2,3,4 or min,ugal or [4,4],[8,8]). Points that differ only in traffic.load and sim.seed
 run as replicas of one engine run.
+
+clusters (Dask, one engine run per task; needs pip install 'flitsim[cluster]'):
+  flitsim sweep df.toml -o s.h5 --cluster local --cluster-workers 4
+  flitsim sweep df.toml -o s.h5 --cluster tcp://head-node:8786     a running scheduler
+  flitsim sweep df.toml -o s.h5 --cluster slurm --cluster-workers 8 \
+      --slurm-option cores=32 --slurm-option memory=64GB --slurm-option walltime=02:00:00 \
+      --slurm-option queue=normal --slurm-option account=proj123 \
+      --slurm-option job_extra_directives=--exclusive
+Results come back as tasks finish; only this process writes -o, so resume works the same.
 """
 
 
@@ -316,6 +325,17 @@ def _add_sweep(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-replicas", type=_positive_int, metavar="R",
                    help="most replicas per engine run (default: sweep.max_replicas or 32)")
     _add_engine_args(p)
+    p.add_argument("--cluster", metavar="local|tcp://HOST:PORT|slurm",
+                   help="run batches on Dask: a local cluster, a running scheduler, or Slurm "
+                        "jobs through dask-jobqueue (default: in this process)")
+    p.add_argument("--cluster-workers", type=_positive_int, metavar="N",
+                   help="local: worker processes (default: one per core); slurm: jobs "
+                        "(default 1)")
+    p.add_argument("--slurm-option", dest="slurm_options", action="append", default=[],
+                   metavar="KEY=VALUE",
+                   help="a dask_jobqueue.SLURMCluster option (cores, memory, queue, walltime, "
+                        "account, job_extra_directives, ...); value parsed as TOML, else a "
+                        "string; repeatable")
     p.set_defaults(func=cmd_sweep)
 
 
@@ -324,11 +344,22 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     sweep = importlib.import_module("flitsim.sweep")
     over = sweep.parse_over(args.over) if args.over else None
     quiet_stdout = contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext()
+    if args.cluster is None and (args.cluster_workers is not None or args.slurm_options):
+        _error("--cluster-workers and --slurm-option need --cluster")
+        return EXIT_USAGE
     with quiet_stdout:
-        res = sweep.sweep(cfg, over=over, output=args.output,
-                          backend=None if args.backend == "auto" else args.backend,
-                          progress=not args.quiet and not args.json, threads=args.threads,
-                          max_replicas=args.max_replicas)
+        try:
+            res = sweep.sweep(cfg, over=over, output=args.output,
+                              backend=None if args.backend == "auto" else args.backend,
+                              progress=not args.quiet and not args.json, threads=args.threads,
+                              max_replicas=args.max_replicas, cluster=args.cluster,
+                              cluster_workers=args.cluster_workers,
+                              slurm_options=args.slurm_options or None)
+        except ImportError as e:
+            if type(e).__name__ != "ClusterUnavailable":   # Dask missing: usage, not install
+                raise
+            _error(e)
+            return EXIT_USAGE
     if args.json:
         _print_json(dict(keys=res.keys, points=res.rows(), engine_runs=res.engine_runs,
                          resumed=res.resumed, wall_seconds=res.wall_seconds,

@@ -8,6 +8,7 @@ started again with the same output file redoes only the batches that had not fin
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import itertools
 import json
@@ -176,7 +177,9 @@ class _Line:
 def sweep(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | Sequence[str] | None = None,
           output: str | os.PathLike | None = None, backend: str | None = None,
           progress: bool | Callable[[SweepStatus], None] = False, threads: int | None = None,
-          max_replicas: int | None = None) -> SweepResult:
+          max_replicas: int | None = None, cluster: Any = None,
+          cluster_workers: int | None = None,
+          slurm_options: Sequence[str] | Mapping[str, Any] | None = None) -> SweepResult:
     """Run every point of a sweep and return their Results (in plan order).
 
     over: ``{key: values}`` or ``["key=spec", ...]``; default the config's ``[sweep]``.
@@ -185,12 +188,23 @@ def sweep(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | Sequenc
     error: ConfigError). progress: True for a line on stderr, or a callable receiving a
     SweepStatus after each batch (an exception it raises stops the sweep; what was
     written stays).
+    cluster: run the batches on Dask, one task per batch: ``"local"`` (a LocalCluster of
+    ``cluster_workers`` processes, default one per core), a scheduler address
+    ``"tcp://host:port"``, ``"slurm"`` (dask-jobqueue SLURMCluster built from
+    ``slurm_options`` and scaled to ``cluster_workers`` jobs), or a Client / cluster object
+    (see flitsim.cluster). Results come back as tasks finish and only this process writes
+    ``output``. Needs ``pip install 'flitsim[cluster]'``; the default (None) runs in-process.
     """
     from . import engine, hdf5
 
     if over is not None and not isinstance(over, Mapping):
         over = parse_over(list(over))
     keys, points, cfgs, batches = plan(config, over, max_replicas)
+    if cluster is not None:     # Dask present, arguments usable: checked before any output
+        from .cluster import check_args
+        check_args(cluster, cluster_workers, slurm_options)
+    elif cluster_workers is not None or slurm_options:
+        raise ConfigError("sweep: cluster_workers and slurm_options need a cluster")
     base = normalize({k: v for k, v in dict(config).items() if k != "sweep"})
     base["sweep"] = {"over": {k: _distinct(p[k] for p in points) for k in keys}}
     results: list = [None] * len(points)
@@ -226,27 +240,46 @@ def sweep(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | Sequenc
             line.show(f"{st.line()}  [batch {runs + 1}: cycle {cycle}, "
                       f"{run_rate:,.0f} cycles/s]")
 
-    try:
-        if line is not None:
-            line.show(status(0).line(), force=True)
+    def in_process():
+        nonlocal t0
         for b in todo:
             t0 = time.monotonic()
-            rs = engine.run_replicas(b.config, b.loads, b.seeds, backend=backend,
-                                     threads=threads, progress=during if line else False)
-            for i, r in zip(b.indices, rs):
-                r.config = cfgs[i]      # each replica's own config (load and seed included)
-                results[i] = r
-            runs += 1
-            done += len(b.indices)
-            cycles += rs[0].cycles
-            engine_wall += rs[0].wall_seconds
-            if output is not None:
-                hdf5.append_sweep(output, b.indices, rs)
-            st = status(runs)
+            yield b, engine.run_replicas(b.config, b.loads, b.seeds, backend=backend,
+                                         threads=threads, progress=during if line else False)
+
+    t0 = time.monotonic()
+    try:
+        with contextlib.ExitStack() as stack:
+            if cluster is None:
+                finished = in_process()
+            elif not todo:
+                finished = iter(())
+            else:
+                from . import cluster as dask_cluster
+                client, submit_kw = stack.enter_context(
+                    dask_cluster.open_client(cluster, cluster_workers, slurm_options))
+                finished = dask_cluster.run_batches(client, submit_kw, todo, backend, threads)
+            if hasattr(finished, "close"):     # cancels pending cluster tasks on an error
+                stack.callback(finished.close)
             if line is not None:
-                line.show(st.line(), force=True)
-            elif callable(progress):
-                progress(st)
+                line.show(status(0).line(), force=True)
+            # Batches as they finish (in plan order in-process, in any order on a cluster);
+            # this process alone writes the output file.
+            for b, rs in finished:
+                for i, r in zip(b.indices, rs):
+                    r.config = cfgs[i]  # each replica's own config (load and seed included)
+                    results[i] = r
+                runs += 1
+                done += len(b.indices)
+                cycles += rs[0].cycles
+                engine_wall += rs[0].wall_seconds
+                if output is not None:
+                    hdf5.append_sweep(output, b.indices, rs)
+                st = status(runs)
+                if line is not None:
+                    line.show(st.line(), force=True)
+                elif callable(progress):
+                    progress(st)
     finally:
         if line is not None:
             line.close()
