@@ -15,10 +15,11 @@ namespace flitsim {
 FLITSIM_HD void router_cycle(const SimView& s, int rep, int r, long long t) {
   phase_receive(s, rep, r, t);
   phase_inject(s, rep, r, t);
-  phase_route(s, rep, r);
+  phase_route(s, rep, r, t);
   phase_vc_alloc(s, rep, r);
   phase_switch_alloc(s, rep, r);
   phase_traverse(s, rep, r, t);
+  if (s.sz.snap_P) phase_snapshot(s, rep, r, t);  // UGAL-G's congestion snapshot (routing/snapshot.cuh)
 }
 
 }  // namespace flitsim

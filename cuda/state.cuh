@@ -22,6 +22,9 @@ enum class RoutingKind : int32_t {
   HyperxDimWar = 8,       // routing/hyperx_dimwar.cuh
   HyperxOmniWar = 9,      // routing/hyperx_omniwar.cuh
   UpDown = 10,            // routing/updown.cuh (trees)
+  DragonflyUgalG = 11,    // routing/dragonfly_ugalg.cuh (UGAL-G: path queues from the snapshot)
+  TableUgalG = 12,        // routing/table_ugalg.cuh (UGAL-G on table-routed topologies)
+  DragonflyPar = 13,      // routing/dragonfly_par.cuh (progressive adaptive routing)
 };
 // Destination patterns (traffic/patterns.cuh); all but uniform work on process ranks, which
 // traffic.placement maps to nodes.
@@ -57,6 +60,7 @@ struct Sizes {
   int32_t df_G = 0, df_a = 0;  // dragonfly table dimensions (0 when unused)
   int32_t df_links = 0;        // dragonfly: global ports listed in df_gw_ports
   int32_t demand_P = 0;        // P when the routing senses local output demand (port_demand), else 0
+  int32_t snap_P = 0;          // P when the routing reads the congestion snapshot (UGAL-G), else 0
   int32_t dist_R = 0;          // rows of the router distance table (0 when unused)
   int32_t rt_len = 0;          // entries of the routing function's table (0 when unused)
   int32_t tr_len = 0;          // entries per replica of the traffic table (0 when unused)
@@ -94,6 +98,10 @@ struct SimParams {
   long long threshold_x256 = 0;  // UGAL: route minimally while 256·q_min < this (0 = off)
   UgalCost ugal_cost = UgalCost::Queue;
   bool multi_deroute = true;  // OmniWAR: back-to-back deroutes in one dimension allowed
+  // Global-information routing (UGAL-G, routing/snapshot.cuh): every router writes its ports'
+  // congestion into one half of cong_snap at the end of the last cycle of each period of
+  // snapshot_period cycles; routers read the other half. 0 = no snapshot.
+  int32_t snapshot_period = 0;
   // Traffic: pattern parameters and the layout of the per-replica traffic table tr_table
   // (offsets into one replica's tr_len entries; -1 when the sub-table is absent).
   int32_t pat_bits = 0;       // log2 N for the bit permutations
@@ -202,6 +210,7 @@ struct SimParams {
   X(uint8_t, pk_nonminimal, (long long)sz.reps * sz.N * sz.S) /* routed non-minimally */ \
   X(int32_t, pk_gport, sz.df_G ? (long long)sz.reps * sz.N * sz.S : 0) /* dragonfly: chosen global port */ \
   X(int32_t, port_demand, (long long)sz.reps * sz.demand_P) /* route scratch: flits queued here per output */ \
+  X(int32_t, cong_snap, (long long)sz.reps * 2 * sz.snap_P) /* UGAL-G: double-buffered port congestion */ \
   X(i64, pk_create, (long long)sz.reps * sz.N * sz.S)                   \
   X(i64, pk_inject, (long long)sz.reps * sz.N * sz.S)                   \
   X(i64, pk_free_at, (long long)sz.reps * sz.N * sz.S)                  \

@@ -37,6 +37,8 @@ EngineConfig parse_engine_config(const Params& router, const Params& channels, c
   c.deroutes = int32_t(routing.get_int_min("deroutes", 0, c.deroutes));
   if (routing.has("deroutes") && c.deroutes > 62) routing.fail("deroutes", "must be <= 62");
   c.multi_deroute = routing.get_int("multi_deroute", 1) != 0;
+  c.snapshot_period = int32_t(routing.get_int_min("snapshot_period", 1, c.snapshot_period));
+  if (c.snapshot_period > (1 << 20)) routing.fail("snapshot_period", "must be <= 2^20 cycles");
   c.deadlock_avoidance = routing.get_int("deadlock_avoidance", 1) != 0;
   c.valiant = routing.get_str("valiant", "");
   if (!c.valiant.empty() && c.valiant != "restricted" && c.valiant != "any")
@@ -90,10 +92,10 @@ void check_channel_keys(const Topology& t, const EngineConfig& cfg) {
 
 // The algorithms each topology kind supports (docs/routing.md).
 std::vector<std::string> supported_algorithms(const Topology& t, bool dragonfly) {
-  if (dragonfly) return {"min", "valiant", "ugal"};
-  if (t.kind == "hyperx") return {"min", "valiant", "ugal", "dor", "clos-ad", "dimwar", "omniwar"};
-  if (t.kind == "fattree" || t.kind == "xgft") return {"min", "valiant", "ugal", "updown"};
-  return {"min", "valiant", "ugal"};
+  if (dragonfly) return {"min", "valiant", "ugal", "ugal-g", "par"};
+  if (t.kind == "hyperx") return {"min", "valiant", "ugal", "ugal-g", "dor", "clos-ad", "dimwar", "omniwar"};
+  if (t.kind == "fattree" || t.kind == "xgft") return {"min", "valiant", "ugal", "ugal-g", "updown"};
+  return {"min", "valiant", "ugal", "ugal-g"};
 }
 
 // HyperX tables for the coordinate routings, in the layout of cuda/routing/hyperx_common.cuh.
@@ -131,11 +133,10 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
   if (std::find(supported.begin(), supported.end(), alg) == supported.end()) {
     std::string list;
     for (const auto& a : supported) list += (list.empty() ? "" : ", ") + a;
-    const bool known = alg == "ugal-g" || alg == "par";
-    where.fail("algorithm", "\"" + alg + "\" is " + (known ? "not implemented yet" : "not supported on " + t.kind) +
-                                " (" + t.kind + " supports: " + list + ")");
+    where.fail("algorithm", "\"" + alg + "\" is not supported on " + t.kind + " (" + t.kind + " supports: " + list + ")");
   }
-  const bool valiant = alg == "valiant", ugal = alg == "ugal";
+  const bool valiant = alg == "valiant", ugal_g = alg == "ugal-g", par = alg == "par";
+  const bool ugal = alg == "ugal" || ugal_g || par;  // the UGAL family: cost rule, candidates, offset
   if (!cfg.valiant.empty() && (valiant || ugal) && !dragonfly)
     where.fail("valiant", "only applies to dragonflies (generic Valiant on " + t.kind +
                               " draws any router with terminals); leave it unset");
@@ -166,9 +167,14 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
     if (t.attrs.at("groups") < 3)
       where.fail("algorithm", "\"" + alg + "\" on a dragonfly needs at least 3 groups, got " +
                                   std::to_string(t.attrs.at("groups")));
-    prm.routing = ugal ? RoutingKind::DragonflyUgal : RoutingKind::DragonflyValiant;
+    prm.routing = par      ? RoutingKind::DragonflyPar
+                  : ugal_g ? RoutingKind::DragonflyUgalG
+                  : ugal   ? RoutingKind::DragonflyUgal
+                           : RoutingKind::DragonflyValiant;
     prm.valiant_any = cfg.valiant == "any";
     prm.vc_classes = prm.valiant_any ? 4 : 3;  // L0 R0 L1 | L2 R1 L3, or L0 R0 | L1 R1 L2
+    if (par) ++prm.vc_classes;                 // + L0 for minimal hops in the source group (dragonfly_par.cuh)
+    if (ugal_g) prm.snapshot_period = cfg.snapshot_period;
     return;
   }
   if (t.kind == "hyperx" && (alg == "dor" || alg == "clos-ad" || alg == "dimwar" || alg == "omniwar")) {
@@ -206,7 +212,8 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
                                 std::to_string(list.size()));
   rt_table = list;
   rt_table.insert(rt_table.end(), pos.begin(), pos.end());
-  prm.routing = ugal ? RoutingKind::TableUgal : RoutingKind::TableValiant;
+  prm.routing = ugal_g ? RoutingKind::TableUgalG : ugal ? RoutingKind::TableUgal : RoutingKind::TableValiant;
+  if (ugal_g) prm.snapshot_period = cfg.snapshot_period;
   prm.phase_classes = min_classes;
   prm.vc_classes = 2 * min_classes;
 }
@@ -350,16 +357,19 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   sz.rt_len = int32_t(rt_table.size());
   if (!cfg.deadlock_avoidance) prm.vc_classes = 1;
   if (prm.routing == RoutingKind::DragonflyUgal || prm.routing == RoutingKind::TableUgal ||
+      prm.routing == RoutingKind::DragonflyUgalG || prm.routing == RoutingKind::TableUgalG ||
+      prm.routing == RoutingKind::DragonflyPar ||
       prm.routing == RoutingKind::HyperxClosAd || prm.routing == RoutingKind::HyperxDimWar ||
       prm.routing == RoutingKind::HyperxOmniWar || (dragonfly && prm.selection == Selection::Adaptive))
     sz.demand_P = sz.P;  // adaptive choices sense local output queues too (port_congestion)
+  if (prm.snapshot_period > 0) sz.snap_P = sz.P;  // UGAL-G: the congestion snapshot (routing/snapshot.cuh)
   prm.sa_iterations = cfg.sa_iterations;
   if (t.max_radix() > kMaxRadix)
     throw ConfigError("topology: a router has " + std::to_string(t.max_radix()) + " ports; the engine's switch "
                       "allocator handles at most " + std::to_string(kMaxRadix));
   if (sz.V < prm.vc_classes)
     throw ConfigError("router.vcs: routing \"" + cfg.algorithm + "\"" +
-                      (prm.routing == RoutingKind::DragonflyValiant || prm.routing == RoutingKind::DragonflyUgal
+                      (dragonfly && prm.routing != RoutingKind::DragonflyMin
                            ? (prm.valiant_any ? " (any)" : " (restricted)")
                            : "") +
                       " on " + t.kind + " needs at least " +

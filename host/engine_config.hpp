@@ -24,6 +24,7 @@ struct EngineConfig {
   double penalty = 1.0, threshold = 0.0;
   std::string cost = "queue";      // UGAL cost rule: queue, hops, booksim
   bool multi_deroute = true;       // OmniWAR: back-to-back deroutes in one dimension allowed
+  int32_t snapshot_period = 1;     // UGAL-G: cycles between congestion snapshots
   bool deadlock_avoidance = true;  // false: every hop on one VC class (to study deadlock)
   std::string pattern = "uniform", placement = "contiguous";
   bool has_shift = false;

@@ -4,7 +4,9 @@
 // the packet's routing state (pk_route, pk_gport): this router holds the head.
 #pragma once
 #include "../routing/dragonfly_min.cuh"
+#include "../routing/dragonfly_par.cuh"
 #include "../routing/dragonfly_ugal.cuh"
+#include "../routing/dragonfly_ugalg.cuh"
 #include "../routing/dragonfly_valiant.cuh"
 #include "../routing/hyperx_closad.cuh"
 #include "../routing/hyperx_dimwar.cuh"
@@ -12,12 +14,13 @@
 #include "../routing/hyperx_omniwar.cuh"
 #include "../routing/table_min.cuh"
 #include "../routing/table_ugal.cuh"
+#include "../routing/table_ugalg.cuh"
 #include "../routing/table_valiant.cuh"
 #include "../routing/updown.cuh"
 
 namespace flitsim {
 
-FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pid) {
+FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pid, long long t) {
   PacketInfo p;
   p.pid = pid;
   p.slot = s.pk(rep, pid);
@@ -29,6 +32,9 @@ FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pi
     case RoutingKind::DragonflyUgal: return route_dragonfly_ugal(s, rep, r, p);
     case RoutingKind::TableValiant: return route_table_valiant(s, rep, r, p);
     case RoutingKind::TableUgal: return route_table_ugal(s, rep, r, p);
+    case RoutingKind::DragonflyUgalG: return route_dragonfly_ugalg(s, rep, r, p, snap_read_base(s, rep, t));
+    case RoutingKind::TableUgalG: return route_table_ugalg(s, rep, r, p, snap_read_base(s, rep, t));
+    case RoutingKind::DragonflyPar: return route_dragonfly_par(s, rep, r, p);
     case RoutingKind::HyperxClosAd: return route_hyperx_closad(s, rep, r, p);
     default: break;
   }
@@ -55,14 +61,14 @@ FLITSIM_HD void build_port_demand(const SimView& s, int rep, int r) {
     }
 }
 
-FLITSIM_HD void phase_route(const SimView& s, int rep, int r) {
+FLITSIM_HD void phase_route(const SimView& s, int rep, int r, long long t) {
   if (s.sz.demand_P) build_port_demand(s, rep, r);
   for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp)
     for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {  // occupied VCs only
       const long long q = s.pv(rep, gp, lowest_bit(m));
       if (s.ivc_out_port[q] >= 0) continue;
       const flit_t f = s.ibuf[q * s.sz.B + s.ivc_head[q]];  // a head: tails reset out_port
-      const RouteChoice c = route_packet(s, rep, r, flit_pid(f));
+      const RouteChoice c = route_packet(s, rep, r, flit_pid(f), t);
       if (c.port < 0 || c.vc_lo >= c.vc_hi) {  // never silently stall a packet: the driver fails the run
         atomic_add(&s.rep_sums[(long long)rep * kRepSums + kRouteFailures], 1);
         continue;
@@ -72,6 +78,16 @@ FLITSIM_HD void phase_route(const SimView& s, int rep, int r) {
       s.ivc_vc_hi[q] = c.vc_hi;
       if (s.sz.demand_P) s.port_demand[s.pp(rep, c.port)] += s.ivc_count[q];  // later heads see it
     }
+}
+
+// The snapshot step (routing/snapshot.cuh), after traverse: at the end of an epoch router r
+// publishes the congestion of its ports as they stand at the end of the cycle (its output
+// demand rebuilt from its input VCs; phase_route rebuilds that scratch again next cycle).
+FLITSIM_HD void phase_snapshot(const SimView& s, int rep, int r, long long t) {
+  const long long base = snap_write_base(s, rep, t);
+  if (base < 0) return;
+  if (s.sz.demand_P) build_port_demand(s, rep, r);
+  for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) s.cong_snap[base + gp] = port_congestion(s, rep, gp);
 }
 
 }  // namespace flitsim

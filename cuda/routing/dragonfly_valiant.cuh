@@ -42,22 +42,23 @@ FLITSIM_HD int df_valiant_target(const SimView& s, int rep, const PacketInfo& p,
   return s.prm.valiant_any ? ig * a + int(draw_below(route_draw(s, rep, p, salt), uint32_t(a))) : ig;
 }
 
-// Continues a Valiant route whose intermediate is decided (pk_route ≠ 0).
-FLITSIM_HD RouteChoice df_valiant_continue(const SimView& s, int rep, int r, const PacketInfo& p) {
+// Continues a Valiant route whose intermediate is decided (pk_route ≠ 0). Local hops use the
+// classes above shifted up by `shift` (PAR, dragonfly_par.cuh, reserves L0 for minimal hops).
+FLITSIM_HD RouteChoice df_valiant_continue(const SimView& s, int rep, int r, const PacketInfo& p, int shift = 0) {
   const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;
   const bool any = s.prm.valiant_any;
   const int32_t st = s.pk_route[p.slot];
   if (st > 0) {  // phase 0
     const int target = st - 1, tg = any ? target / a : target;
-    if (g != tg) return df_hop_via(s, rep, r, p, s.pk_gport[p.slot], 0, 0);          // L0, R0
-    if (any && r != target) return df_local_hop(s, rep, r, p, target, 1);           // L1
+    if (g != tg) return df_hop_via(s, rep, r, p, s.pk_gport[p.slot], shift, 0);      // L0, R0
+    if (any && r != target) return df_local_hop(s, rep, r, p, target, 1 + shift);   // L1
     // Reached the intermediate: phase 1 begins here, on a link of the pair I→D.
     s.pk_route[p.slot] = -1;
     s.pk_gport[p.slot] = g == dg ? -1 : df_choose_link(s, rep, r, p, dg, p.dst_router, 1);
   }
   if (r == p.dst_router) return eject_choice(s, p);
-  if (g == dg) return df_local_hop(s, rep, r, p, p.dst_router, any ? 3 : 2);       // last L
-  return df_hop_via(s, rep, r, p, s.pk_gport[p.slot], any ? 2 : 1, 1);            // L1 R1 (VR), L2 R1 (VA)
+  if (g == dg) return df_local_hop(s, rep, r, p, p.dst_router, (any ? 3 : 2) + shift);  // last L
+  return df_hop_via(s, rep, r, p, s.pk_gport[p.slot], (any ? 2 : 1) + shift, 1);  // L1 R1 (VR), L2 R1 (VA)
 }
 
 FLITSIM_HD RouteChoice route_dragonfly_valiant(const SimView& s, int rep, int r, const PacketInfo& p) {

@@ -153,6 +153,7 @@ SCHEMA: dict[str, dict[str, Checker]] = {
         "cost": _choice(("queue", "hops", "booksim")),
         "offset": _int(0),
         "multi_deroute": _bool,
+        "snapshot_period": _int(1),
         "selection": _choice(("oblivious", "adaptive", "dmodk")),
         "deadlock_avoidance": _bool,
     },
