@@ -48,7 +48,7 @@ def test_checker_reports_too_few_vcs_and_unsupported_pairs():
     with pytest.raises(ValueError, match=r'router\.vcs: routing "omniwar" on hyperx needs at least 4 VCs'):
         check(HX, "omniwar", 3, {})
     with pytest.raises(ValueError, match=r'routing\.algorithm: "dor" is not supported on dragonfly \(dragonfly '
-                                         r'supports: min, valiant, ugal\)'):
+                                         r'supports: min, valiant, ugal, ugal-g, par\)'):
         check(DF, "dor", 2, {})
 
 

@@ -68,7 +68,7 @@ def vc_classes(t: _topology.TopologyTables, routing: dict, dist: np.ndarray | No
     if t.kind == "dragonfly":
         if alg == "min":
             return 2
-        return 4 if routing.get("valiant") == "any" else 3
+        return (4 if routing.get("valiant") == "any" else 3) + (alg == "par")  # PAR: + L0 for minimal hops
     if t.kind == "hyperx" and alg in ("dor", "clos-ad", "dimwar", "omniwar"):
         n = len(t.tables["widths"])
         return {"dor": 1, "clos-ad": 2, "dimwar": 2}.get(alg, n + routing.get("deroutes", n))
@@ -146,6 +146,7 @@ class _Checker:
         self.term = np.flatnonzero(np.bincount(t.port_router[t.node_port], minlength=t.num_routers) > 0)
         self.peer_router = np.where(t.peer_port >= 0, t.port_router[np.maximum(t.peer_port, 0)], -1)
         self.g = _Graph()
+        self.par_shift = 1  # PAR: Valiant's local classes shifted up by one (dragonfly_par.cuh)
 
     # VC range of class c, and of a span of classes [c0, c1] (engine: SimView::class_vc_lo/hi).
     def cls(self, c: int) -> tuple[int, int]:
@@ -192,30 +193,63 @@ class _Checker:
             self.g.path(self.chain(s, r[gp], 0) + [self.glob(gp, -1)] +
                         self.chain(self.peer_router[gp], d, last))
 
-    def df_valiant(self, s: int, d: int, any_router: bool):
+    def df_valiant(self, s: int, d: int, any_router: bool, shift: int = 0) -> set[Hop]:
+        """Adds every Valiant route s -> d (local classes + shift); returns their first hops."""
         a, r = self.a, self.t.port_router
         g, dg = s // a, d // a
+        first: set[Hop] = set()
         for ig in range(self.G):
             if ig in (g, dg):
                 continue
             for l1 in self.links(g, ig):
                 far1 = int(self.peer_router[l1])
-                head = self.chain(s, r[l1], 0) + [self.glob(l1, 0)]
-                mids = [(x, self.chain(far1, x, 1)) for x in range(ig * a, ig * a + a)] if any_router else [(far1, [])]
+                head = self.chain(s, r[l1], shift) + [self.glob(l1, 0)]
+                first.add(head[0])
+                mids = ([(x, self.chain(far1, x, 1 + shift)) for x in range(ig * a, ig * a + a)] if any_router
+                        else [(far1, [])])
                 for x, to_x in mids:
                     for l2 in self.links(ig, dg):
-                        self.g.path(head + to_x + self.chain(x, r[l2], 2 if any_router else 1) + [self.glob(l2, 1)] +
-                                    self.chain(self.peer_router[l2], d, 3 if any_router else 2))
+                        self.g.path(head + to_x + self.chain(x, r[l2], (2 if any_router else 1) + shift) +
+                                    [self.glob(l2, 1)] +
+                                    self.chain(self.peer_router[l2], d, (3 if any_router else 2) + shift))
+        return first
+
+    def df_par(self, s: int, d: int, any_router: bool, memo: dict):
+        """PAR: minimal routes (L0, any global VC, last class), and at every router x of the source
+        group a minimal route visits before its global hop (or before d), a switch to Valiant from
+        x: the minimal hop into x (L0) followed by the first hop of any Valiant route x -> d."""
+        a, r, sh = self.a, self.t.port_router, self.par_shift
+        last = (3 if any_router else 2) + sh
+        self.df_minimal(s, d, last)
+        ends = [d] if s // a == d // a else [int(r[gp]) for gp in self.links(s // a, d // a)]
+        for e in ends:
+            x, into = s, None
+            while True:
+                if x == d:
+                    break
+                if (x, d) not in memo:
+                    memo[(x, d)] = self.df_valiant(x, d, any_router, sh)
+                if into is not None:
+                    for h in memo[(x, d)]:
+                        self.g.edge(into, h)
+                if x == e:
+                    break
+                into = self.chain(x, e, 0)[0]
+                x = int(self.peer_router[into[0][0]])
 
     def dragonfly(self):
         self.df_setup()
         any_router = self.routing.get("valiant") == "any"
+        memo: dict = {}
         for s, d in itertools.permutations(self.term, 2):
             if self.alg == "min":
                 self.df_minimal(s, d, 1)
                 continue
+            if self.alg == "par":
+                self.df_par(s, d, any_router, memo)
+                continue
             self.df_valiant(s, d, any_router)
-            if self.alg == "ugal":
+            if self.alg in ("ugal", "ugal-g"):  # UGAL-G: UGAL-L's routes and classes
                 self.df_minimal(s, d, 3 if any_router else 2)
 
     # ---------------------------------------------------------------- table routings
@@ -250,10 +284,10 @@ class _Checker:
         block0 = lambda k: self.cls(min(k, c - 1))                       # noqa: E731
         block1 = lambda k: self.cls(c + min(k, c - 1))                   # noqa: E731
         pairs = list(itertools.permutations(self.term, 2))
-        if self.alg in ("min", "updown", "ugal"):
+        if self.alg in ("min", "updown", "ugal", "ugal-g"):  # UGAL-G: table UGAL-L's routes and classes
             for s, d in pairs:
                 self.min_dag(s, d, block0)
-        if self.alg not in ("valiant", "ugal"):
+        if self.alg not in ("valiant", "ugal", "ugal-g"):
             return
         into: dict[int, dict[Hop, set[int]]] = defaultdict(lambda: defaultdict(set))
         out: dict[int, dict[Hop, set[int]]] = defaultdict(lambda: defaultdict(set))
@@ -366,12 +400,12 @@ class _Checker:
     def run(self) -> DeadlockReport:
         t = self.t
         if t.kind == "dragonfly":
-            if self.alg not in ("min", "valiant", "ugal"):
+            if self.alg not in ("min", "valiant", "ugal", "ugal-g", "par"):
                 raise ValueError(f'routing.algorithm: "{self.alg}" is not supported on dragonfly')
             self.dragonfly()
         elif t.kind == "hyperx" and self.alg in ("dor", "clos-ad", "dimwar", "omniwar"):
             self.hyperx()
-        elif self.alg in ("min", "valiant", "ugal") or (self.alg == "updown" and t.kind in ("fattree", "xgft")):
+        elif self.alg in ("min", "valiant", "ugal", "ugal-g") or (self.alg == "updown" and t.kind in ("fattree", "xgft")):
             self.table()
         else:
             raise ValueError(f'routing.algorithm: "{self.alg}" is not supported on {t.kind}')
