@@ -288,6 +288,22 @@ PYBIND11_MODULE(_core, m) {
         return d;
       },
       py::arg("config"), py::arg("replicas") = 1, "Bytes of every state array for a configuration.");
+  m.def(
+      "destination_map",
+      [](const py::dict& cfg) -> py::object {
+        // Rank -> rank map of a fixed destination pattern (worst-case, swap2, dcr, randperm) as
+        // the engine will use it; None for patterns without one (docs/traffic.md).
+        const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
+        const EngineConfig ec = parse_engine_config(
+            to_params("router", section(cfg, "router")), to_params("channels", section(cfg, "channels")),
+            to_params("routing", section(cfg, "routing")), to_params("traffic", section(cfg, "traffic")),
+            to_params("sim", section(cfg, "sim")));
+        const HostState h = make_initial_state(topo, ec);
+        if (h.prm.tr_perm < 0) return py::none();
+        const int32_t* tab = h.tr_table.data() + h.prm.tr_perm;
+        return py::array_t<int32_t>(py::ssize_t(h.sz.N), tab);
+      },
+      py::arg("config"), "Rank -> rank map of a fixed destination pattern, or None.");
   m.def("cuda_compiled", &cuda_compiled);
   m.def("cuda_usable", []() {
     std::string why;

@@ -11,6 +11,7 @@ enum RngPurpose : uint32_t {
   kRngDest = 2,       // destination choice
   kRngRoute = 3,      // routing choices (random minimal port, intermediates)
   kRngSize = 4,       // random packet sizes
+  kRngBurst = 5,      // on/off source state transitions
 };
 
 struct Rng4 {

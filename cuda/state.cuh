@@ -30,8 +30,12 @@ enum class RoutingKind : int32_t {
 // traffic.placement maps to nodes.
 enum class PatternKind : int32_t {
   Uniform = 0, BitComp, BitRev, Transpose, Shuffle, Tornado, Neighbor, RandPerm, Shift,
-  GroupShift, Hotspot
+  GroupShift, Hotspot,
+  Table,  // a fixed rank -> rank map computed on the host (worst-case, swap2, dcr), at tr_perm
+  Urb     // HyperX uniform random bisection (table at tr_hx)
 };
+// Open-loop packet creation process (traffic.injection, traffic/injection.cuh).
+enum class InjectionKind : int32_t { Bernoulli = 0, OnOff = 1 };
 // How a routing picks among equivalent next hops (routing.selection): at random per packet and
 // hop, by credits, or (up*/down* in trees) by destination, D-mod-k.
 enum class Selection : int32_t { Oblivious = 0, Adaptive = 1, DModK = 2 };
@@ -64,6 +68,7 @@ struct Sizes {
   int32_t dist_R = 0;          // rows of the router distance table (0 when unused)
   int32_t rt_len = 0;          // entries of the routing function's table (0 when unused)
   int32_t tr_len = 0;          // entries per replica of the traffic table (0 when unused)
+  int32_t onoff_N = 0;         // reps·N with the on/off injection process (its per-node state), else 0
   // Closed-loop workload (cuda/workload/program.cuh); all 0 in open-loop mode.
   int32_t wl_nodes = 0;        // reps·N: one program slot per (replica, node)
   int32_t wl_steps = 0;        // program steps of all nodes of all replicas
@@ -81,7 +86,11 @@ FLITSIM_HD int add_mod(int a, int b, int n) { return a + b >= n ? a + b - n : a 
 struct SimParams {
   long long warmup = 0;       // measurement window is [warmup, warmup + measure)
   long long measure = 1;
-  int32_t packet_size = 1;
+  int32_t packet_size = 1;    // fixed packet size, or the smallest of traffic.packet_sizes
+  int32_t size_span = 0;      // traffic.packet_sizes: sizes uniform in [packet_size, packet_size + size_span]
+  InjectionKind injection = InjectionKind::Bernoulli;
+  uint32_t burst_alpha = 0;   // on/off: P(off -> on)·2^32 per cycle (1 / traffic.burst_off)
+  uint32_t burst_beta = 0;    // on/off: P(on -> off)·2^32 per cycle (1 / traffic.burst_on)
   RoutingKind routing = RoutingKind::DragonflyMin;
   Selection selection = Selection::Oblivious;
   int32_t vc_classes = 1;     // deadlock-avoidance classes the routing uses
@@ -113,6 +122,7 @@ struct SimParams {
   int32_t tr_rank = -1;       // placement: node -> rank, N entries
   int32_t tr_node = -1;       // placement: rank -> node, N entries
   int32_t tr_hot = -1;        // hotspot ranks, hot_count entries
+  int32_t tr_hx = -1;         // urb: [D, T, widths[D], targeted[D]] (HyperX rank coordinates)
   // Closed-loop workload: nodes run message programs instead of the Bernoulli source.
   bool workload = false;
   int32_t wl_packet_size = 1; // flits per packet of a message (the last one may be shorter)
@@ -180,7 +190,7 @@ struct SimParams {
 
 #define FLITSIM_REPLICA_ARRAYS(X)                                             \
   X(u64, rep_seed, sz.reps)                                    \
-  X(u64, rep_threshold, sz.reps) /* P(new packet)·2^32 */      \
+  X(u64, rep_threshold, sz.reps) /* P(new packet)·2^32 (on/off: while on) */      \
   X(int32_t, tr_table, (long long)sz.reps * sz.tr_len) /* traffic tables, see SimParams */ \
   X(flit_t, fring, (long long)sz.reps * sz.fring_total)                       \
   X(int32_t, cring, (long long)sz.reps * sz.cring_total)                      \
@@ -215,6 +225,8 @@ struct SimParams {
   X(i64, pk_inject, (long long)sz.reps * sz.N * sz.S)                   \
   X(i64, pk_free_at, (long long)sz.reps * sz.N * sz.S)                  \
   X(i64, ni_scan, (long long)sz.reps * sz.N)                            \
+  X(uint8_t, ni_on, sz.onoff_N)      /* on/off source: state at cycle t − 1 (the front) */ \
+  X(uint8_t, ni_scan_on, sz.onoff_N) /* on/off source: state at cycle ni_scan − 1 */ \
   X(int32_t, ni_pid, (long long)sz.reps * sz.N)                               \
   X(int32_t, ni_sent, (long long)sz.reps * sz.N)                              \
   X(int32_t, ni_vc, (long long)sz.reps * sz.N)                                \

@@ -1,6 +1,7 @@
 #include "engine_config.hpp"
 
 #include "cuda/phases/switch_alloc.cuh"  // kMaxRadix
+#include "cuda/traffic/injection.cuh"     // burst_initial
 #include "seeded_random.hpp"
 
 #include <algorithm>
@@ -56,6 +57,21 @@ EngineConfig parse_engine_config(const Params& router, const Params& channels, c
     traffic.fail("hotspot_fraction", "must be in [0, 1], got " + std::to_string(c.hotspot_fraction));
   c.packet_size = int32_t(traffic.get_int_min("packet_size", 1, c.packet_size));
   if (c.packet_size > 1 << 20) traffic.fail("packet_size", "must be <= 2^20 flits");
+  if (traffic.has("packet_sizes")) {
+    const std::vector<int64_t> ps = traffic.get_ints("packet_sizes");
+    if (ps.size() != 2 || ps[0] < 1 || ps[1] < ps[0] || ps[1] > (1 << 20))
+      traffic.fail("packet_sizes", "must be [min, max] with 1 <= min <= max <= 2^20 flits");
+    c.packet_size = int32_t(ps[0]);
+    c.packet_size_max = int32_t(ps[1]);
+  }
+  c.injection = traffic.get_str("injection", c.injection);
+  if (c.injection != "bernoulli" && c.injection != "onoff")
+    traffic.fail("injection", "must be \"bernoulli\" or \"onoff\", got \"" + c.injection + "\"");
+  c.burst_on = traffic.get_float("burst_on", c.burst_on);
+  c.burst_off = traffic.get_float("burst_off", c.burst_off);
+  if (!(c.burst_on >= 1.0 && c.burst_on <= 1e9)) traffic.fail("burst_on", "must be in [1, 1e9] cycles");
+  if (!(c.burst_off >= 1.0 && c.burst_off <= 1e9)) traffic.fail("burst_off", "must be in [1, 1e9] cycles");
+  c.dims = traffic.get_ints("dims", c.dims);
   const double load = traffic.get_float("load", c.loads[0]);
   if (!(load >= 0.0 && load <= 1.0)) traffic.fail("load", "must be in [0, 1], got " + std::to_string(load));
   c.loads = {load};
@@ -223,8 +239,174 @@ std::vector<int32_t> seeded_permutation(int32_t n, uint64_t seed, uint64_t purpo
   return random_permutation(n, seed * 0x9E3779B97F4A7C15ull ^ (purpose * 0xD1B54A32D192ED03ull));
 }
 
+// HyperX rank coordinates (host/topologies/hyperx.cpp: rank = t + T·(x_0 + W_0·(x_1 + …))).
+struct HxShape {
+  int64_t T = 1;
+  std::vector<int64_t> W;
+  std::vector<int64_t> split(int64_t k, int64_t& t) const {
+    t = k % T;
+    k /= T;
+    std::vector<int64_t> x(W.size());
+    for (size_t d = 0; d < W.size(); ++d) x[d] = k % W[d], k /= W[d];
+    return x;
+  }
+  int64_t join(int64_t t, const std::vector<int64_t>& x) const {
+    int64_t r = 0;
+    for (size_t d = W.size(); d-- > 0;) r = r * W[d] + x[d];
+    return t + T * r;
+  }
+};
+
+HxShape hyperx_shape(const Topology& t, const Params& where, const std::string& pat) {
+  if (t.kind != "hyperx") where.fail("pattern", "\"" + pat + "\" needs a hyperx, not " + t.kind);
+  HxShape h;
+  h.T = t.attrs.at("terminals");
+  const std::vector<int32_t>& w = t.tables.at("widths");
+  h.W.assign(w.begin(), w.end());
+  return h;
+}
+
+// traffic.dims checked against D; `def` when unset.
+std::vector<int64_t> targeted_dims(const EngineConfig& cfg, const Params& where, size_t D,
+                                   const std::string& pat, std::vector<int64_t> def) {
+  std::vector<int64_t> dims = cfg.dims.empty() ? def : cfg.dims;
+  if (dims.empty()) where.fail("dims", "is required for pattern \"" + pat + "\" (a list of HyperX dimensions)");
+  std::vector<bool> seen(D, false);
+  for (int64_t d : dims) {
+    if (d < 0 || d >= int64_t(D))
+      where.fail("dims", "dimension " + std::to_string(d) + " is outside [0, " + std::to_string(D) + ")");
+    if (seen[size_t(d)]) where.fail("dims", "dimension " + std::to_string(d) + " is listed twice");
+    seen[size_t(d)] = true;
+  }
+  return dims;
+}
+
+// Swap-2 (P4 S2; TARGETS §3.5 item 1): even ranks move in dims[0], odd ranks in dims[1];
+// the coordinate is half-swapped, c -> c + ⌈W/2⌉ if c < ⌊W/2⌋ else c − ⌈W/2⌉ (an odd width's
+// middle coordinate stays); the terminal index is kept.
+std::vector<int32_t> swap2_map(const HxShape& h, const std::vector<int64_t>& dims, int64_t N) {
+  std::vector<int32_t> m(static_cast<size_t>(N));
+  for (int64_t k = 0; k < N; ++k) {
+    int64_t t;
+    std::vector<int64_t> x = h.split(k, t);
+    const size_t d = size_t(dims[size_t(k % 2)]);
+    const int64_t W = h.W[d], lo = W / 2, hi = (W + 1) / 2;
+    if (x[d] < lo) x[d] += hi;
+    else if (x[d] >= hi) x[d] -= hi;
+    m[size_t(k)] = int32_t(h.join(t, x));
+  }
+  return m;
+}
+
+// Dimension complement reverse (P4 DCR; TARGETS §3.5 item 1), any number D of dimensions:
+// x'_d = W − 1 − x_(D−1−d), terminal kept; needs W_d = W_(D−1−d).
+std::vector<int32_t> dcr_map(const HxShape& h, const Params& where, int64_t N) {
+  const size_t D = h.W.size();
+  for (size_t d = 0; d < D; ++d)
+    if (h.W[d] != h.W[D - 1 - d])
+      where.fail("pattern", "\"dcr\" needs widths that read the same reversed (W_d = W_(D-1-d)), got width " +
+                                std::to_string(h.W[d]) + " in dimension " + std::to_string(d) + " and " +
+                                std::to_string(h.W[D - 1 - d]) + " in dimension " + std::to_string(D - 1 - d));
+  std::vector<int32_t> m(static_cast<size_t>(N));
+  for (int64_t k = 0; k < N; ++k) {
+    int64_t t;
+    const std::vector<int64_t> x = h.split(k, t);
+    std::vector<int64_t> y(D);
+    for (size_t d = 0; d < D; ++d) y[d] = h.W[d] - 1 - x[D - 1 - d];
+    m[size_t(k)] = int32_t(h.join(t, y));
+  }
+  return m;
+}
+
+// Slim Fly worst case (P3:L294, Fig. 5; TARGETS §3.4 item 4): routers paired greedily so that
+// A -> C runs A–B–C and B -> D runs B–C–D, two distance-2 flows sharing the link B -> C; node i
+// of a router sends to node i of its partner. Routers left over take any free distance-2
+// destination (else any free one); a router left with only itself swaps with an earlier one.
+std::vector<int32_t> slimfly_worst_case(const Topology& t) {
+  const int32_t R = t.num_routers;
+  std::vector<std::vector<int32_t>> nb(static_cast<size_t>(R));
+  std::vector<std::vector<bool>> adj(static_cast<size_t>(R), std::vector<bool>(size_t(R), false));
+  for (int32_t gp = 0; gp < t.num_ports(); ++gp)
+    if (t.peer_port[gp] >= 0) {
+      const int32_t a = t.port_router[gp], b = t.port_router[t.peer_port[gp]];
+      if (!adj[a][b]) adj[a][b] = true, nb[a].push_back(b);
+    }
+  auto far = [&](int32_t a, int32_t c) { return a != c && !adj[a][c]; };
+  std::vector<int32_t> dst(static_cast<size_t>(R), -1);
+  std::vector<bool> taken(static_cast<size_t>(R), false);  // used as a destination
+  for (int32_t A = 0; A < R; ++A) {
+    if (dst[A] >= 0) continue;
+    bool done = false;
+    for (int32_t B : nb[A]) {
+      if (done) break;
+      if (dst[B] >= 0) continue;
+      for (int32_t C : nb[B]) {
+        if (done) break;
+        if (!far(A, C) || taken[C]) continue;
+        for (int32_t D : nb[C])
+          if (far(B, D) && !taken[D] && D != C) {
+            dst[A] = C, dst[B] = D, taken[C] = taken[D] = true, done = true;
+            break;
+          }
+      }
+    }
+  }
+  for (int pass = 0; pass < 2; ++pass)
+    for (int32_t A = 0; A < R; ++A) {
+      if (dst[A] >= 0) continue;
+      for (int32_t C = 0; C < R; ++C)
+        if (!taken[C] && C != A && (pass == 1 || far(A, C))) {
+          dst[A] = C, taken[C] = true;
+          break;
+        }
+    }
+  for (int32_t A = 0; A < R; ++A)
+    if (dst[A] < 0) {  // only A itself is free: take another router's destination, give it A
+      const int32_t B = A == 0 ? 1 : 0;
+      dst[A] = dst[B], dst[B] = A;
+    }
+  // Router map -> node map: the i-th node of router r to the i-th node of dst[r].
+  std::vector<std::vector<int32_t>> nodes(static_cast<size_t>(R));
+  for (int32_t n = 0; n < t.num_nodes; ++n) nodes[t.node_router(n)].push_back(n);
+  std::vector<int32_t> m(size_t(t.num_nodes));
+  for (int32_t r = 0; r < R; ++r)
+    for (size_t i = 0; i < nodes[r].size(); ++i) m[nodes[r][i]] = nodes[dst[r]][i];
+  return m;
+}
+
+std::vector<int32_t> shift_map(int64_t N, int64_t shift) {
+  std::vector<int32_t> m(static_cast<size_t>(N));
+  for (int64_t k = 0; k < N; ++k) m[size_t(k)] = int32_t((k + shift) % N);
+  return m;
+}
+
+// The topology's adversarial pattern for minimal routing (docs/traffic.md "worst-case").
+std::vector<int32_t> worst_case_map(const Topology& t, const Params& where) {
+  const int64_t N = t.num_nodes;
+  if (t.kind == "dragonfly" && t.attrs.count("a") && t.attrs.count("p") && t.attrs.count("h")) {
+    const int64_t G = t.attrs.at("groups"), ap = t.attrs.at("a") * t.attrs.at("p");
+    int64_t m = (t.attrs.at("h") + 1) % G;  // group shift by h + 1 (P0 "shift", FL-DF2)
+    if (m == 0) m = 1;
+    return shift_map(N, m * ap);
+  }
+  if (t.kind == "slimfly") return slimfly_worst_case(t);
+  if (t.kind == "mlfm" || t.kind == "oft") return shift_map(N, t.attrs.at("p") % N);  // one router's nodes
+  if (t.kind == "hyperx") {
+    const HxShape h = hyperx_shape(t, where, "worst-case");
+    bool palindrome = true;
+    for (size_t d = 0; d < h.W.size(); ++d) palindrome &= h.W[d] == h.W[h.W.size() - 1 - d];
+    if (h.W.size() >= 3 && palindrome) return dcr_map(h, where, N);
+    std::vector<int32_t> m(static_cast<size_t>(N));
+    for (int64_t k = 0; k < N; ++k) m[size_t(k)] = int32_t(N - 1 - k);  // bit complement
+    return m;
+  }
+  where.fail("pattern", "\"worst-case\" is not defined for " + t.kind +
+                            " (defined for dragonfly, slimfly, mlfm, oft, hyperx)");
+}
+
 // The destination pattern: kind, parameters, and which per-replica tables it needs.
-void choose_pattern(const Topology& t, const EngineConfig& cfg, SimParams& prm, Sizes& sz) {
+void choose_pattern(const Topology& t, const EngineConfig& cfg, SimParams& prm, Sizes& sz,
+                    std::vector<int32_t>& fixed, std::vector<int32_t>& hx) {
   const Params where("traffic");
   const std::string& pat = cfg.pattern;
   const int64_t N = t.num_nodes;
@@ -279,13 +461,36 @@ void choose_pattern(const Topology& t, const EngineConfig& cfg, SimParams& prm, 
     prm.hot_count = int32_t(cfg.hotspots.size());
     prm.hot_all = cfg.hotspot_fraction >= 1.0;
     prm.hot_threshold = uint32_t(std::min(4294967295.0, std::floor(cfg.hotspot_fraction * 4294967296.0)));
+  } else if (pat == "worst-case") {
+    prm.pattern = PatternKind::Table;
+    fixed = worst_case_map(t, where);
+  } else if (pat == "swap2") {
+    const HxShape h = hyperx_shape(t, where, pat);
+    if (h.W.size() < 2 && cfg.dims.empty()) where.fail("pattern", "\"swap2\" needs a hyperx with at least 2 dimensions");
+    const std::vector<int64_t> dims = targeted_dims(cfg, where, h.W.size(), pat, {0, 1});
+    if (dims.size() != 2) where.fail("dims", "\"swap2\" takes exactly 2 dimensions (even ranks, odd ranks)");
+    prm.pattern = PatternKind::Table;
+    fixed = swap2_map(h, dims, N);
+  } else if (pat == "dcr") {
+    prm.pattern = PatternKind::Table;
+    fixed = dcr_map(hyperx_shape(t, where, pat), where, N);
+  } else if (pat == "urb") {
+    const HxShape h = hyperx_shape(t, where, pat);
+    const std::vector<int64_t> dims = targeted_dims(cfg, where, h.W.size(), pat, {});
+    prm.pattern = PatternKind::Urb;
+    hx = {int32_t(h.W.size()), int32_t(h.T)};
+    for (int64_t w : h.W) hx.push_back(int32_t(w));
+    for (size_t d = 0; d < h.W.size(); ++d)
+      hx.push_back(std::find(dims.begin(), dims.end(), int64_t(d)) != dims.end() ? 1 : 0);
   } else {
-    where.fail("pattern", "\"" + pat + "\" is not implemented yet (available: uniform, bitcomp, bitrev, transpose, "
-                          "shuffle, tornado, neighbor, randperm, shift, group-shift, hotspot)");
+    where.fail("pattern", "unknown pattern \"" + pat + "\"");
   }
+  if (!cfg.dims.empty() && pat != "urb" && pat != "swap2")
+    where.fail("dims", "is only used by the \"urb\" and \"swap2\" patterns, not \"" + pat + "\"");
   // Per-replica table layout.
   int32_t len = 0;
-  if (prm.pattern == PatternKind::RandPerm) prm.tr_perm = len, len += int32_t(N);
+  if (prm.pattern == PatternKind::RandPerm || prm.pattern == PatternKind::Table) prm.tr_perm = len, len += int32_t(N);
+  if (prm.pattern == PatternKind::Urb) prm.tr_hx = len, len += int32_t(hx.size());
   if (cfg.placement == "random" && prm.pattern != PatternKind::Uniform) {
     prm.tr_rank = len, len += int32_t(N);
     prm.tr_node = len, len += int32_t(N);
@@ -296,9 +501,11 @@ void choose_pattern(const Topology& t, const EngineConfig& cfg, SimParams& prm, 
 
 // Fills replica rep's traffic table from its seed.
 void fill_traffic_table(const EngineConfig& cfg, const SimParams& prm, const Sizes& sz, uint64_t seed,
-                        int32_t* tab) {
+                        const std::vector<int32_t>& fixed, const std::vector<int32_t>& hx, int32_t* tab) {
   const int32_t N = sz.N;
-  if (prm.tr_perm >= 0) {
+  if (prm.pattern == PatternKind::Table) std::copy(fixed.begin(), fixed.end(), tab + prm.tr_perm);
+  if (prm.tr_hx >= 0) std::copy(hx.begin(), hx.end(), tab + prm.tr_hx);
+  if (prm.pattern == PatternKind::RandPerm) {
     std::vector<int32_t> perm = seeded_permutation(N, seed, 1);
     std::copy(perm.begin(), perm.end(), tab + prm.tr_perm);
   }
@@ -325,7 +532,8 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   sz.bins = cfg.latency_bins;
   if (sz.N < 2) throw ConfigError("topology: needs at least 2 nodes, got " + std::to_string(sz.N));
   check_channel_keys(t, cfg);
-  choose_pattern(t, cfg, prm, sz);
+  std::vector<int32_t> fixed_map, hx_table;
+  choose_pattern(t, cfg, prm, sz, fixed_map, hx_table);
   const CompiledWorkload* wl = cfg.workload.get();
   if (wl) {
     if (wl->reps != sz.reps || wl->N != sz.N)
@@ -396,6 +604,16 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   prm.warmup = cfg.warmup;
   prm.measure = cfg.measure;
   prm.packet_size = cfg.packet_size;
+  prm.size_span = cfg.packet_size_max > 0 ? cfg.packet_size_max - cfg.packet_size : 0;
+  double on_fraction = 1.0;  // long-run fraction of cycles an on/off source is on
+  if (cfg.injection == "onoff" && !wl) {
+    auto x32 = [](double q) { return uint32_t(std::min(4294967295.0, std::floor(q * 4294967296.0 + 0.5))); };
+    prm.injection = InjectionKind::OnOff;
+    prm.burst_alpha = x32(1.0 / cfg.burst_off);
+    prm.burst_beta = x32(1.0 / cfg.burst_on);
+    on_fraction = double(prm.burst_alpha) / (double(prm.burst_alpha) + double(prm.burst_beta));
+    sz.onoff_N = sz.reps * sz.N;
+  }
   if (wl) {  // every packet is measured: the window spans the whole run
     prm.workload = true;
     prm.wl_packet_size = wl->packet_size;
@@ -457,9 +675,17 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
 
   for (int r = 0; r < sz.reps; ++r) {
     s.rep_seed[r] = cfg.seeds[r];
-    const double p = cfg.loads[r] / cfg.packet_size;  // packets per node per cycle
+    // Packets per node per cycle: the load over the mean packet size (an on/off source creates
+    // only while on, at the rate that gives the same mean).
+    const double mean_size = cfg.packet_size + 0.5 * prm.size_span;
+    const double p = cfg.loads[r] / mean_size / on_fraction;
+    if (p > 1.0 + 1e-9)
+      throw ConfigError("traffic.load: " + std::to_string(cfg.loads[r]) + " flits/node/cycle with on/off bursts (on " +
+                        std::to_string(on_fraction) + " of the time) needs " + std::to_string(p) +
+                        " packets/cycle while on, more than 1; raise traffic.burst_on, lower traffic.burst_off or "
+                        "use larger packets");
     s.rep_threshold[r] = uint64_t(std::llround(std::min(1.0, p) * 4294967296.0));
-    fill_traffic_table(cfg, prm, sz, cfg.seeds[r], s.tr_table.data() + (long long)r * sz.tr_len);
+    fill_traffic_table(cfg, prm, sz, cfg.seeds[r], fixed_map, hx_table, s.tr_table.data() + (long long)r * sz.tr_len);
   }
   std::fill(s.fring.begin(), s.fring.end(), kNoFlit);
   std::fill(s.ering.begin(), s.ering.end(), kNoFlit);
@@ -474,6 +700,10 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   std::fill(s.ni_pid.begin(), s.ni_pid.end(), -1);
   std::fill(s.ni_vc.begin(), s.ni_vc.end(), -1);
   std::fill(s.pk_free_at.begin(), s.pk_free_at.end(), -1);  // free since before cycle 0
+  for (int r = 0; r < sz.reps && sz.onoff_N; ++r)
+    for (int n = 0; n < sz.N; ++n)
+      s.ni_on[size_t(r) * sz.N + n] = s.ni_scan_on[size_t(r) * sz.N + n] =
+          burst_initial(cfg.seeds[r], prm.burst_alpha, prm.burst_beta, n);
   if (wl) init_workload_state(*wl, s);
   return h;
 }

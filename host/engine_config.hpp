@@ -32,6 +32,10 @@ struct EngineConfig {
   std::vector<int64_t> hotspots{0};      // traffic.hotspots (ranks)
   double hotspot_fraction = 1.0;         // traffic.hotspot_fraction
   int32_t packet_size = 1;
+  int32_t packet_size_max = 0;           // traffic.packet_sizes = [packet_size, this]; 0 = fixed size
+  std::string injection = "bernoulli";   // traffic.injection: bernoulli or onoff
+  double burst_on = 8.0, burst_off = 8.0;  // on/off: mean on and off period lengths (cycles)
+  std::vector<int64_t> dims;             // traffic.dims: targeted HyperX dimensions (urb, swap2)
   long long warmup = 1000, measure = 2000, drain_limit = 50000, watchdog = 5000, chunk = 128;
   int32_t packet_slots = 0, latency_bins = 16384;
   double saturation_tolerance = 0.05;  // accepted < (1 − tol)·offered ⇒ saturated

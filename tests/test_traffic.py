@@ -100,7 +100,7 @@ def test_bit_permutations_need_a_power_of_two(pattern):
     ({"pattern": "shift", "shift": 64}, r"traffic\.shift: shifts every node onto itself"),
     ({"pattern": "group-shift", "shift": 2}, r"traffic\.shift: group-shift by 2 groups maps every group"),
     ({"pattern": "hotspot", "hotspots": [32]}, r"traffic\.hotspots: rank 32 is outside"),
-    ({"pattern": "worst-case"}, r"traffic\.pattern: \"worst-case\" is not implemented yet"),
+    ({"pattern": "urb", "dims": [0]}, r"traffic\.pattern: \"urb\" needs a hyperx, not dragonfly"),
 ])
 def test_pattern_errors(traffic, message):
     cfg = small_dragonfly(topology={"kind": "dragonfly", "p": 4, "a": 4, "h": 1, "groups": 2}, traffic=traffic)

@@ -11,28 +11,52 @@
 namespace flitsim {
 
 // Finds the oldest queued creation cycle of node n at or before t; -1 if the queue is empty.
-// `created_now` is this cycle's draw, already made for the offered-load count.
-FLITSIM_HD long long oldest_queued(const SimView& s, int rep, int n, long long t, bool created_now) {
-  long long c = s.ni_scan[s.nn(rep, n)];
+// `created_now` is this cycle's draw, already made for the offered-load count. On/off sources
+// (prm.injection) replay their chain from the scan pointer's state; `on_prev` is the state at
+// t − 1, and `on_before` returns the state at the cycle before the one found.
+FLITSIM_HD long long oldest_queued(const SimView& s, int rep, int n, long long t, bool created_now,
+                                   bool on_prev, bool& on_before) {
+  const long long ni = s.nn(rep, n);
+  long long c = s.ni_scan[ni];
+  if (s.prm.injection == InjectionKind::OnOff) {
+    bool on = s.ni_scan_on[ni];
+    for (; c < t; ++c) {
+      const bool next = burst_next(s, rep, n, c, on);
+      if (next && creates_packet(s, rep, n, c)) {
+        on_before = on;
+        return c;
+      }
+      on = next;
+    }
+    on_before = on_prev;
+    if (created_now) return t;
+    s.ni_scan[ni] = t + 1;  // nothing queued: skip the empty cycles for good
+    s.ni_scan_on[ni] = s.ni_on[ni];
+    return -1;
+  }
   for (; c < t; ++c)
     if (creates_packet(s, rep, n, c)) return c;
   if (created_now) return t;
-  s.ni_scan[s.nn(rep, n)] = t + 1;  // nothing queued: skip the empty cycles for good
+  s.ni_scan[ni] = t + 1;  // nothing queued: skip the empty cycles for good
   return -1;
 }
 
-FLITSIM_HD void start_packet(const SimView& s, int rep, int n, long long t, bool created_now) {
+FLITSIM_HD void start_packet(const SimView& s, int rep, int n, long long t, bool created_now, bool on_prev) {
   const long long ni = s.nn(rep, n);
-  const long long c = oldest_queued(s, rep, n, t, created_now);
+  bool on_before = true;
+  const long long c = oldest_queued(s, rep, n, t, created_now, on_prev, on_before);
   if (c < 0) return;
+  const bool onoff = s.prm.injection == InjectionKind::OnOff;
   const int32_t pid = free_slot(s, rep, n, t);
   if (pid < 0) {  // all slots in flight: wait
     s.ni_scan[ni] = c;
+    if (onoff) s.ni_scan_on[ni] = on_before;
     if (s.in_window(t)) s.node_slot_stalls[ni] += 1;
     return;
   }
   s.ni_scan[ni] = c + 1;
-  begin_packet(s, rep, n, pid, destination(s, rep, n, c), s.prm.packet_size, c);
+  if (onoff) s.ni_scan_on[ni] = 1;  // a packet was created at c, so the source was on
+  begin_packet(s, rep, n, pid, destination(s, rep, n, c), packet_size_of(s, rep, n, c), c);
 }
 
 FLITSIM_HD void phase_inject(const SimView& s, int rep, int r, long long t) {
@@ -44,12 +68,20 @@ FLITSIM_HD void phase_inject(const SimView& s, int rep, int r, long long t) {
       wl_advance(s, rep, n, t);
       if (s.ni_pid[ni] < 0) wl_start_packet(s, rep, n, t);
     } else {
-      const bool created_now = creates_packet(s, rep, n, t);
+      bool created_now, on_prev = true;
+      if (s.prm.injection == InjectionKind::OnOff) {  // advance the source's chain to t
+        on_prev = s.ni_on[ni];
+        const bool on = burst_next(s, rep, n, t, on_prev);
+        s.ni_on[ni] = on;
+        created_now = on && creates_packet(s, rep, n, t);
+      } else {
+        created_now = creates_packet(s, rep, n, t);
+      }
       if (created_now && s.in_window(t)) {  // offered load, counted at creation
-        s.node_created_flits[ni] += s.prm.packet_size;
+        s.node_created_flits[ni] += packet_size_of(s, rep, n, t);
         s.node_tagged_created[ni] += 1;
       }
-      if (s.ni_pid[ni] < 0) start_packet(s, rep, n, t, created_now);
+      if (s.ni_pid[ni] < 0) start_packet(s, rep, n, t, created_now, on_prev);
     }
     const int32_t pid = s.ni_pid[ni];
     if (pid < 0) continue;

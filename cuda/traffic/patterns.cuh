@@ -52,6 +52,29 @@ FLITSIM_HD int pat_hotspot(const SimParams& prm, int k, int N, const int32_t* ho
   return pat_uniform(k, N, u2);
 }
 
+// HyperX uniform random bisection (URB, P4 Table 3; TARGETS §3.5 item 1). hx = [D, T,
+// widths[D], targeted[D]]; rank k = t + T·(x_0 + W_0·(x_1 + …)). The terminal index is
+// complemented (T − 1 − t), every targeted dimension's coordinate is complemented
+// (W − 1 − x), every other coordinate is uniform over [0, W) from its own draw (salt d of the
+// destination purpose, so the choice is a pure function of (seed, node, creation cycle)).
+FLITSIM_HD int pat_urb(int k, const int32_t* hx, uint64_t seed, uint32_t n, long long c) {
+  const int D = hx[0], T = hx[1];
+  const int32_t* W = hx + 2;
+  const int32_t* targeted = hx + 2 + D;
+  const int t = k % T;
+  int rest = k / T, d = 0, stride = 1;
+  int dst = T - 1 - t;
+  for (int i = 0; i < D; ++i) {
+    const int x = rest % W[i];
+    rest /= W[i];
+    const int x2 = targeted[i] ? W[i] - 1 - x
+                               : int(draw_below(draw32(seed, n, c, kRngDest, uint32_t(i)), uint32_t(W[i])));
+    d += x2 * stride;
+    stride *= W[i];
+  }
+  return dst + T * d;
+}
+
 // Destination rank of source rank k.
 FLITSIM_HD int pattern_rank(const SimParams& prm, int k, int N, const int32_t* tab, uint32_t u,
                             uint32_t u2) {
@@ -64,7 +87,8 @@ FLITSIM_HD int pattern_rank(const SimParams& prm, int k, int N, const int32_t* t
     case PatternKind::Neighbor:
     case PatternKind::Shift:
     case PatternKind::GroupShift: return pat_shift(k, N, prm.pat_shift);
-    case PatternKind::RandPerm: return pat_randperm(k, tab + prm.tr_perm);
+    case PatternKind::RandPerm:
+    case PatternKind::Table: return pat_randperm(k, tab + prm.tr_perm);
     case PatternKind::Hotspot: return pat_hotspot(prm, k, N, tab + prm.tr_hot, u, u2);
     case PatternKind::Uniform:
     default: return pat_uniform(k, N, u);

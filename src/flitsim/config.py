@@ -165,6 +165,11 @@ SCHEMA: dict[str, dict[str, Checker]] = {
         "placement": _choice(("contiguous", "random")),
         "hotspots": _int_list(0),
         "hotspot_fraction": _float(0, 1),
+        "dims": _int_list(0),
+        "injection": _choice(("bernoulli", "onoff")),
+        "burst_on": _float(1),
+        "burst_off": _float(1),
+        "packet_sizes": _int_list(1),
     },
     "sim": {
         "warmup": _int(0), "measure": _int(1), "seed": _int(0), "drain_limit": _int(1),
