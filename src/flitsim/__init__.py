@@ -25,6 +25,9 @@ def __getattr__(name):
         # `flitsim.saturate(cfg)` works also once Python has bound the submodule here).
         import importlib
         return getattr(importlib.import_module(f".{name}", __name__), name)
+    if name == "open":  # flitsim.open(path): a results or sweep file as pandas tables
+        from .reader import open_results
+        return open_results
     if name in ("topology",):
         import importlib
         return importlib.import_module(".topology", __name__)
@@ -32,4 +35,4 @@ def __getattr__(name):
 
 
 __all__ = ["Result", "run", "run_replicas", "load_config", "loads_config", "normalize",
-           "ConfigError", "available_backends", "backend_status", "topology", "__version__"]
+           "ConfigError", "open", "available_backends", "backend_status", "topology", "__version__"]
