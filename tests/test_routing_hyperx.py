@@ -163,3 +163,20 @@ def test_hyperx_routing_errors():
     with pytest.raises(ValueError, match=r'routing\.algorithm: "dor" is not supported on slimfly '
                                          r'\(slimfly supports: min, valiant, ugal, ugal-g\)'):
         run("dor", topo={"kind": "slimfly", "q": 5})
+
+
+def test_incremental_adaptive_beats_dor_and_ugal_on_urb_y_3d():
+    # HyperX paper Fig. 6 shape on a 4x4x4 HyperX (TARGETS HX-R4): under URBy the DOR path's
+    # bottleneck is the y channel of the second router, which a source decision cannot see;
+    # DimWAR/OmniWAR deroute there. DOR's bound is 1/T = 0.25 here.
+    def accepted(alg):
+        cfg = {"topology": {"kind": "hyperx", "widths": [4, 4, 4], "terminals": 4},
+               "router": {"vcs": 8, "buffer": 16, "latency": 1}, "routing": {"algorithm": alg},
+               "traffic": {"pattern": "urb", "dims": [1], "load": 1.0, "packet_size": 1},
+               "sim": {"warmup": 600, "measure": 1200, "drain_limit": 1}}
+        return flitsim.run(cfg, backend="cpu").accepted
+    dor, ugal = accepted("dor"), accepted("ugal")
+    assert abs(dor - 0.25) < 0.015
+    for war in ("dimwar", "omniwar"):
+        a = accepted(war)
+        assert a > 1.5 * dor and a > ugal, (war, a, dor, ugal)
