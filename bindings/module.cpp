@@ -213,6 +213,10 @@ py::dict simulate(const py::dict& cfg, const std::string& backend, int threads, 
     r["channel_flits"] = arr(s.channel_flits);
     r["node_created_flits"] = arr(s.node_created_flits);
     r["node_ejected_flits"] = arr(s.node_ejected_flits);
+    r["batch_ejected"] = arr(s.batch_ejected);
+    r["batch_created"] = arr(s.batch_created);
+    r["batch_latency"] = arr(s.batch_latency);
+    r["batch_packets"] = arr(s.batch_packets);
     if (out.workload) r["workload"] = workload_dict(s.workload);
     reps.append(r);
   }

@@ -60,6 +60,7 @@ struct Sizes {
   int32_t reps = 1, R = 0, N = 0, P = 0, V = 1, B = 1;
   int32_t S = 1;          // packet slots per node; packet id = node·S + slot
   int32_t bins = 1;       // latency histogram bins (bin i = i cycles, last = overflow)
+  int32_t batches = 1;    // the window's time batches (time series, batch-means intervals)
   int32_t fring_total = 0, cring_total = 0, ering_total = 0, nicring_total = 0;
   int32_t df_G = 0, df_a = 0;  // dragonfly table dimensions (0 when unused)
   int32_t df_links = 0;        // dragonfly: global ports listed in df_gw_ports
@@ -234,6 +235,11 @@ struct SimParams {
   X(int32_t, ni_credits, (long long)sz.reps * sz.N * sz.V)                    \
   X(i64, node_created_flits, (long long)sz.reps * sz.N)                 \
   X(i64, node_ejected_flits, (long long)sz.reps * sz.N)                 \
+  /* per node and time batch of the window (single writer each: no atomics on the GPU) */ \
+  X(i64, node_batch_ejected, (long long)sz.reps * sz.N * sz.batches) /* by arrival */ \
+  X(i64, node_batch_created, (long long)sz.reps * sz.N * sz.batches) /* by creation */ \
+  X(i64, node_batch_latency, (long long)sz.reps * sz.N * sz.batches) /* at the destination, by creation */ \
+  X(i64, node_batch_packets, (long long)sz.reps * sz.N * sz.batches) /* at the destination, by creation */ \
   X(i64, node_tagged_created, (long long)sz.reps * sz.N)                \
   X(i64, node_tagged_delivered, (long long)sz.reps * sz.N)              \
   X(i64, node_flits_sent, (long long)sz.reps * sz.N)                    \
@@ -262,6 +268,10 @@ struct SimView {
   FLITSIM_HD long long nn(int rep, int n) const { return (long long)rep * sz.N + n; }
   FLITSIM_HD long long pk(int rep, int32_t pid) const { return (long long)rep * sz.N * sz.S + pid; }
   FLITSIM_HD bool in_window(long long t) const { return t >= prm.warmup && t < prm.warmup + prm.measure; }
+  // Index of (replica, node) and the window's time batch of cycle t (t in the window).
+  FLITSIM_HD long long nb(int rep, int n, long long t) const {
+    return nn(rep, n) * sz.batches + (t - prm.warmup) * sz.batches / prm.measure;
+  }
   // First VC of deadlock class c (classes split the V VCs into contiguous ranges).
   // Classes beyond the configured count collapse into the last one (deadlock_avoidance off).
   FLITSIM_HD int clamp_class(int c) const { return c < prm.vc_classes ? c : prm.vc_classes - 1; }

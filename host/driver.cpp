@@ -54,6 +54,16 @@ ReplicaStats collect(const HostState& h, const EngineConfig& cfg, int rep) {
   s.network_latency_hist = replica_slice(h.nlat_hist, rep, sz.bins);
   s.hop_hist = replica_slice(h.hop_hist, rep, kHopBins);
   s.channel_flits = replica_slice(h.port_flits, rep, sz.P);
+  auto per_batch = [&](const std::vector<long long>& a) {  // sum over the replica's nodes
+    std::vector<long long> out(sz.batches, 0);
+    for (long long i = 0; i < (long long)sz.N * sz.batches; ++i)
+      out[i % sz.batches] += a[(long long)rep * sz.N * sz.batches + i];
+    return out;
+  };
+  s.batch_ejected = per_batch(h.node_batch_ejected);
+  s.batch_created = per_batch(h.node_batch_created);
+  s.batch_latency = per_batch(h.node_batch_latency);
+  s.batch_packets = per_batch(h.node_batch_packets);
   if (cfg.workload) s.workload = collect_workload(*cfg.workload, h, rep);
   return s;
 }

@@ -31,6 +31,9 @@ struct ReplicaStats {
   long long latency_sum = 0, network_latency_sum = 0, hops_sum = 0, slot_stalls = 0, nonminimal_packets = 0;
   std::vector<long long> latency_hist, network_latency_hist, hop_hist, channel_flits;
   std::vector<long long> node_created_flits, node_ejected_flits;
+  // Per time batch of the window, summed over nodes: flits ejected (by arrival), flits
+  // created, latency sum and packets of measured packets (by creation).
+  std::vector<long long> batch_ejected, batch_created, batch_latency, batch_packets;
   WorkloadStats workload;  // workload mode only
 };
 

@@ -82,6 +82,9 @@ EngineConfig parse_engine_config(const Params& router, const Params& channels, c
   c.watchdog = sim.get_int_min("watchdog", 1, c.watchdog);
   c.packet_slots = int32_t(sim.get_int_min("packet_slots", 0, c.packet_slots));
   c.latency_bins = int32_t(sim.get_int_min("latency_bins", 16, c.latency_bins));
+  c.batches = int32_t(sim.get_int_min("batches", 1, c.batches));
+  if (c.batches > c.measure)
+    sim.fail("batches", "must be <= sim.measure = " + std::to_string(c.measure) + ", got " + std::to_string(c.batches));
   c.chunk = sim.get_int_min("chunk", 1, c.chunk);
   c.saturation_tolerance = sim.get_float("saturation_tolerance", c.saturation_tolerance);
   if (!(c.saturation_tolerance >= 0 && c.saturation_tolerance <= 1))
@@ -530,6 +533,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   sz.V = cfg.vcs;
   sz.B = cfg.buffer;
   sz.bins = cfg.latency_bins;
+  sz.batches = cfg.batches;
   if (sz.N < 2) throw ConfigError("topology: needs at least 2 nodes, got " + std::to_string(sz.N));
   check_channel_keys(t, cfg);
   std::vector<int32_t> fixed_map, hx_table;

@@ -7,7 +7,8 @@ from flitsim import _core
 from conftest import small_dragonfly
 
 ARRAYS = ("latency_hist", "network_latency_hist", "hop_hist", "channel_flits",
-          "node_created_flits", "node_ejected_flits")
+          "node_created_flits", "node_ejected_flits", "batch_ejected", "batch_created",
+          "batch_latency", "batch_packets")
 SCALARS = ("created_flits", "ejected_flits", "packets_measured", "packets_tagged", "latency_sum",
            "network_latency_sum", "hops_sum", "slot_stalls", "cycles", "saturated")
 
@@ -127,6 +128,7 @@ def test_watchdog_reports_deadlock_with_blocked_vcs():
     ("topology", "groups", 20, r"topology\.groups"),  # more than a*h+1 = 9
     ("routing", "algorithm", "bogus", r"routing\.algorithm"),
     ("traffic", "pattern", "bogus", r"traffic\.pattern"),
+    ("sim", "batches", 5000, r"sim\.batches: must be <= sim\.measure = 1000"),
 ])
 def test_engine_rejects_bad_values_before_running(section, key, value, message):
     cfg = small_dragonfly(**{section: {key: value}})

@@ -9,6 +9,7 @@ ok, why = cuda_usable()
 pytestmark = pytest.mark.skipif(not ok, reason=f"no usable GPU: {why}")
 
 FIELDS = ("latency_hist", "network_latency_hist", "hop_hist", "channel_flits", "node_created_flits",
+          "batch_ejected", "batch_created", "batch_latency", "batch_packets",
           "node_ejected_flits", "created_flits", "ejected_flits", "packets_measured", "latency_sum",
           "network_latency_sum", "hops_sum", "slot_stalls", "cycles", "saturated")
 

@@ -78,7 +78,9 @@ FLITSIM_HD void phase_inject(const SimView& s, int rep, int r, long long t) {
         created_now = creates_packet(s, rep, n, t);
       }
       if (created_now && s.in_window(t)) {  // offered load, counted at creation
-        s.node_created_flits[ni] += packet_size_of(s, rep, n, t);
+        const int size = packet_size_of(s, rep, n, t);
+        s.node_created_flits[ni] += size;
+        s.node_batch_created[s.nb(rep, n, t)] += size;
         s.node_tagged_created[ni] += 1;
       }
       if (s.ni_pid[ni] < 0) start_packet(s, rep, n, t, created_now, on_prev);

@@ -11,7 +11,10 @@ namespace flitsim {
 FLITSIM_HD void sink_accept(const SimView& s, int rep, int n, flit_t f, long long t) {
   const long long ni = s.nn(rep, n);
   s.node_flits_received[ni] += 1;
-  if (s.in_window(t)) s.node_ejected_flits[ni] += 1;
+  if (s.in_window(t)) {
+    s.node_ejected_flits[ni] += 1;
+    s.node_batch_ejected[s.nb(rep, n, t)] += 1;
+  }
   if (!flit_tail(f)) return;
   const long long k = s.pk(rep, flit_pid(f));
   const long long created = s.pk_create[k];
@@ -28,6 +31,8 @@ FLITSIM_HD void sink_accept(const SimView& s, int rep, int n, flit_t f, long lon
     atomic_add(&s.nlat_hist[(long long)rep * s.sz.bins + (nlat < top ? nlat : top)], 1);
     atomic_add(&s.hop_hist[(long long)rep * kHopBins + (hops < kHopBins - 1 ? hops : kHopBins - 1)], 1);
     s.node_tagged_delivered[ni] += 1;
+    s.node_batch_latency[s.nb(rep, n, created)] += lat;
+    s.node_batch_packets[s.nb(rep, n, created)] += 1;
   }
   if (s.prm.workload) wl_packet_arrived(s, rep, n, k, t);  // the destination's own program
   store_relaxed(&s.pk_free_at[k], t);  // the source may reuse the slot from cycle t+1 on

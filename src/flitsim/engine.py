@@ -103,7 +103,8 @@ def results_from_raw(raw: dict, config: dict) -> list[Result]:
                 "created_flits", "ejected_flits", "packets_measured", "packets_tagged",
                 "latency_sum", "network_latency_sum", "hops_sum", "slot_stalls", "nonminimal_packets",
                 "latency_hist", "network_latency_hist", "hop_hist", "channel_flits",
-                "node_created_flits", "node_ejected_flits")},
+                "node_created_flits", "node_ejected_flits", "batch_ejected", "batch_created",
+                "batch_latency", "batch_packets") if k in rep},
             port_router=raw["port_router"], peer_port=raw["peer_port"],
             port_class=raw["port_class"], class_names=list(raw["class_names"]), config=config,
         )

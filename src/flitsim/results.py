@@ -85,6 +85,13 @@ class Result:
     port_class: np.ndarray              # int8[ports] index into class_names
     class_names: list[str]
     config: dict[str, Any] = field(default_factory=dict)
+    # Time series over the window's sim.batches batches (int64[batches], summed over nodes):
+    # flits ejected by arrival batch, flits created, and latency sum / packets of measured
+    # packets by creation batch.
+    batch_ejected: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    batch_created: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    batch_latency: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    batch_packets: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     # Closed-loop runs ([workload]): per-job table (flitsim.workload_result); None otherwise.
     workload: "WorkloadResult | None" = None
 
@@ -166,10 +173,9 @@ class Result:
         return var ** 0.5
 
     # Statistics across nodes ----------------------------------------------------------
-    # The engine keeps per-node counters over the whole window, not per time interval, so
-    # confidence intervals use batch means over groups of nodes (BATCHES contiguous node
-    # ranges, i.e. routers/groups of the topology): the spread between parts of the
-    # network, a lower bound on the run-to-run spread (it omits time correlation).
+    # Batch means over groups of nodes (BATCHES contiguous node ranges, i.e. routers/groups
+    # of the topology): the spread between parts of the network. Used for the intervals
+    # below only when the run has no time batches (sim.batches = 1).
     BATCHES = 20
 
     def _node_batches(self, per_node: np.ndarray) -> np.ndarray:
@@ -186,21 +192,58 @@ class Result:
         return float(x.mean()), _t_quantile(confidence, x.size - 1) * float(
             x.std(ddof=1)) / x.size ** 0.5
 
+    # Time series and batch means over time -----------------------------------------------
+    @property
+    def batch_cycles(self) -> np.ndarray:
+        """Cycles in each time batch (the engine puts cycle w+i in batch i*K // measure)."""
+        k = self.batch_ejected.size
+        return np.bincount(np.arange(self.measure) * k // self.measure, minlength=k) if k else np.zeros(0)
+
+    @property
+    def batch_accepted(self) -> np.ndarray:
+        """Accepted throughput per time batch (flits/node/cycle)."""
+        return self.batch_ejected / (self.nodes * self.batch_cycles)
+
+    @property
+    def batch_offered(self) -> np.ndarray:
+        """Offered load per time batch (flits/node/cycle)."""
+        return self.batch_created / (self.nodes * self.batch_cycles)
+
+    @property
+    def batch_latency_mean(self) -> np.ndarray:
+        """Mean packet latency of the measured packets created in each time batch."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return self.batch_latency / self.batch_packets
+
+    @staticmethod
+    def _series_ci(x: np.ndarray, confidence: float = 0.95) -> float:
+        x = x[np.isfinite(x)]
+        if x.size < 2:
+            return float("nan")
+        return _t_quantile(confidence, x.size - 1) * float(x.std(ddof=1)) / x.size ** 0.5
+
     @property
     def accepted_ci95(self) -> float:
-        """Half-width of the 95% batch-means interval of the accepted throughput."""
+        """Half-width of the 95% batch-means interval of the accepted throughput: over the
+        window's time batches (sim.batches >= 2), else over node groups."""
+        if self.batch_ejected.size >= 2:
+            return self._series_ci(self.batch_accepted)
         return self.batch_means_ci(self.node_ejected_flits)[1]
 
     @property
     def offered_ci95(self) -> float:
-        """Half-width of the 95% batch-means interval of the offered load."""
+        """Half-width of the 95% batch-means interval of the offered load (as accepted_ci95)."""
+        if self.batch_created.size >= 2:
+            return self._series_ci(self.batch_offered)
         return self.batch_means_ci(self.node_created_flits)[1]
 
     @property
     def latency_mean_ci95(self) -> float:
-        """Half-width of a 95% interval of the mean latency treating packets as independent
-        (1.96 x std / sqrt(n)); packets of one run are correlated, so this is optimistic
-        near saturation: compare seeds (a sweep over sim.seed) for a run-to-run interval."""
+        """Half-width of the 95% interval of the mean latency by batch means over the
+        window's time batches (packets grouped by creation time); without batches, 1.96 x
+        std / sqrt(n), optimistic because packets of one run are correlated."""
+        if self.batch_packets.size >= 2:
+            return self._series_ci(self.batch_latency_mean)
         n = self.packets_measured
         return 1.959963984540054 * self.latency_std / n ** 0.5 if n > 1 else float("nan")
 
@@ -269,7 +312,8 @@ class Result:
     # Arrays written to HDF5 under /replicas/<i>/ (see docs/hdf5.md).
     ARRAY_FIELDS = (
         "latency_hist", "network_latency_hist", "hop_hist", "channel_flits",
-        "node_created_flits", "node_ejected_flits",
+        "node_created_flits", "node_ejected_flits", "batch_ejected", "batch_created",
+        "batch_latency", "batch_packets",
     )
     # Integer/float/bool scalars written as attributes.
     SCALAR_FIELDS = (
