@@ -25,7 +25,7 @@
 // to the link's router).
 // Packet state: as UGAL-L (pk_route 0 / kDfMinimal / Valiant 1 + x, −1; pk_gport).
 #pragma once
-#include "dragonfly_valiant.cuh"
+#include "dragonfly_ugal.cuh"
 #include "ugal_cost.cuh"
 
 namespace flitsim {
@@ -42,30 +42,18 @@ FLITSIM_HD RouteChoice route_dragonfly_par(const SimView& s, int rep, int r, con
     const int min_gp = g == dg ? -1 : st == 0 ? df_choose_link(s, rep, r, p, dg, p.dst_router, 0) : s.pk_gport[p.slot];
     const int q_min =
         g == dg ? df_local_occupancy(s, rep, r, p.dst_router) : df_link_occupancy(s, rep, r, min_gp);
-    const int h_min = !hops ? 0 : g == dg ? df_local_dist(s, r, p.dst_router) : df_link_hops(s, r, min_gp, p.dst_router);
+    const int h_min = hops ? df_min_candidate_hops(s, r, min_gp, p, g == dg) : 0;
     BestChoice best;
     best.offer(ugal_min_cost(s, q_min, h_min), min_gp, -1, false);
     if (!ugal_below_threshold(s, q_min)) {
       const int salt = kSaltPar + 256 * s.pk_hops[p.slot];
       for (int j = 0; j < s.prm.n_indirect; ++j) {
-        const int ig = df_draw_group(s, rep, p, g, dg, salt + 4 * j);
-        const int target = df_valiant_target(s, rep, p, ig, salt + 4 * j + 1);
-        const int gp = df_choose_link(s, rep, r, p, ig, any ? target : -1, 2 + 64 * s.pk_hops[p.slot] + j);
-        int h = 0;
-        if (hops) {
-          const int mid = any ? target : s.port_router[s.peer_port[gp]];  // where phase 1 begins
-          h = df_link_hops(s, r, gp, mid) + df_min_hops(s, mid, p.dst_router);  // ig ≠ dg
-        }
-        best.offer(ugal_nonmin_cost(s, df_link_occupancy(s, rep, r, gp), h, h_min), gp, target, true);
+        const DfIndirect c = df_draw_indirect(s, rep, r, p, g, dg, salt + 4 * j, 2 + 64 * s.pk_hops[p.slot] + j);
+        const int h = hops ? df_indirect_hops(s, r, c, p) : 0;
+        best.offer(ugal_nonmin_cost(s, df_link_occupancy(s, rep, r, c.gp), h, h_min), c.gp, c.target, true);
       }
     }
-    s.pk_gport[p.slot] = best.port;
-    if (best.nonminimal) {
-      s.pk_route[p.slot] = 1 + best.aux;
-      mark_nonminimal(s, p);
-    } else {
-      s.pk_route[p.slot] = kDfMinimal;
-    }
+    df_commit_decision(s, p, best);
   }
   if (s.pk_route[p.slot] == kDfMinimal) return df_minimal_hop(s, rep, r, p, 0, kDfAnyLevel, any ? 4 : 3);
   return df_valiant_continue(s, rep, r, p, 1);

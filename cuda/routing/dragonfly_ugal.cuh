@@ -22,6 +22,43 @@ namespace flitsim {
 
 constexpr int kSaltUgal = 0x40000;  // + 4·candidate (+1): intermediate group and router
 
+// The pieces UGAL-L, UGAL-G and PAR share: the hop count of the minimal candidate, drawing
+// an indirect (Valiant) candidate, and recording the decision in the packet.
+FLITSIM_HD int df_min_candidate_hops(const SimView& s, int r, int min_gp, const PacketInfo& p, bool same_group) {
+  return same_group ? df_local_dist(s, r, p.dst_router) : df_link_hops(s, r, min_gp, p.dst_router);
+}
+
+struct DfIndirect {
+  int gp;      // the global link toward the intermediate group
+  int target;  // Valiant state: the intermediate group (restricted) or router (any)
+  int mid;     // the router where the minimal phase toward the destination begins
+};
+
+FLITSIM_HD DfIndirect df_draw_indirect(const SimView& s, int rep, int r, const PacketInfo& p, int g, int dg,
+                                       int salt, int link_salt) {
+  const bool any = s.prm.valiant_any;
+  const int ig = df_draw_group(s, rep, p, g, dg, salt);
+  DfIndirect c;
+  c.target = df_valiant_target(s, rep, p, ig, salt + 1);
+  c.gp = df_choose_link(s, rep, r, p, ig, any ? c.target : -1, link_salt);
+  c.mid = any ? c.target : s.port_router[s.peer_port[c.gp]];
+  return c;
+}
+
+FLITSIM_HD int df_indirect_hops(const SimView& s, int r, const DfIndirect& c, const PacketInfo& p) {
+  return df_link_hops(s, r, c.gp, c.mid) + df_min_hops(s, c.mid, p.dst_router);  // ig ≠ dg
+}
+
+FLITSIM_HD void df_commit_decision(const SimView& s, const PacketInfo& p, const BestChoice& best) {
+  s.pk_gport[p.slot] = best.port;
+  if (best.nonminimal) {
+    s.pk_route[p.slot] = 1 + best.aux;
+    mark_nonminimal(s, p);
+  } else {
+    s.pk_route[p.slot] = kDfMinimal;
+  }
+}
+
 FLITSIM_HD RouteChoice route_dragonfly_ugal(const SimView& s, int rep, int r, const PacketInfo& p) {
   const bool any = s.prm.valiant_any;
   if (s.pk_route[p.slot] == 0) {  // at the source router: minimal or Valiant?
@@ -31,29 +68,17 @@ FLITSIM_HD RouteChoice route_dragonfly_ugal(const SimView& s, int rep, int r, co
     const int min_gp = g == dg ? -1 : df_choose_link(s, rep, r, p, dg, p.dst_router, 0);
     const int q_min =
         g == dg ? df_local_occupancy(s, rep, r, p.dst_router) : df_link_occupancy(s, rep, r, min_gp);
-    const int h_min = !hops ? 0 : g == dg ? df_local_dist(s, r, p.dst_router) : df_link_hops(s, r, min_gp, p.dst_router);
+    const int h_min = hops ? df_min_candidate_hops(s, r, min_gp, p, g == dg) : 0;
     BestChoice best;
     best.offer(ugal_min_cost(s, q_min, h_min), min_gp, -1, false);
     if (!ugal_below_threshold(s, q_min)) {
       for (int j = 0; j < s.prm.n_indirect; ++j) {
-        const int ig = df_draw_group(s, rep, p, g, dg, kSaltUgal + 4 * j);
-        const int target = df_valiant_target(s, rep, p, ig, kSaltUgal + 4 * j + 1);
-        const int gp = df_choose_link(s, rep, r, p, ig, any ? target : -1, 2 + j);
-        int h = 0;
-        if (hops) {
-          const int mid = any ? target : s.port_router[s.peer_port[gp]];  // where phase 1 begins
-          h = df_link_hops(s, r, gp, mid) + df_min_hops(s, mid, p.dst_router);  // ig ≠ dg
-        }
-        best.offer(ugal_nonmin_cost(s, df_link_occupancy(s, rep, r, gp), h, h_min), gp, target, true);
+        const DfIndirect c = df_draw_indirect(s, rep, r, p, g, dg, kSaltUgal + 4 * j, 2 + j);
+        const int h = hops ? df_indirect_hops(s, r, c, p) : 0;
+        best.offer(ugal_nonmin_cost(s, df_link_occupancy(s, rep, r, c.gp), h, h_min), c.gp, c.target, true);
       }
     }
-    s.pk_gport[p.slot] = best.port;
-    if (best.nonminimal) {
-      s.pk_route[p.slot] = 1 + best.aux;
-      mark_nonminimal(s, p);
-    } else {
-      s.pk_route[p.slot] = kDfMinimal;
-    }
+    df_commit_decision(s, p, best);
   }
   if (s.pk_route[p.slot] == kDfMinimal)
     return r == p.dst_router ? eject_choice(s, p) : df_minimal_hop(s, rep, r, p, 0, kDfAnyLevel, any ? 3 : 2);

@@ -22,7 +22,7 @@
 // (VR 3, VA 4), a minimal packet on L0, any global VC, and the last local class.
 // Race freedom: the snapshot is read only from the half no router writes in this cycle.
 #pragma once
-#include "dragonfly_valiant.cuh"
+#include "dragonfly_ugal.cuh"
 #include "snapshot.cuh"
 #include "ugal_cost.cuh"
 
@@ -85,27 +85,19 @@ FLITSIM_HD RouteChoice route_dragonfly_ugalg(const SimView& s, int rep, int r, c
     const bool hops = s.prm.ugal_cost == UgalCost::Hops;
     const int min_gp = g == dg ? -1 : df_choose_link(s, rep, r, p, dg, p.dst_router, 0);
     const int q_min = df_path_queue(s, rep, base, r, min_gp, p.dst_router);
-    const int h_min = !hops ? 0 : g == dg ? df_local_dist(s, r, p.dst_router) : df_link_hops(s, r, min_gp, p.dst_router);
+    const int h_min = hops ? df_min_candidate_hops(s, r, min_gp, p, g == dg) : 0;
     BestChoice best;
     best.offer(ugal_min_cost(s, q_min, h_min), min_gp, -1, false);
     if (!ugal_below_threshold(s, q_min)) {
       for (int j = 0; j < s.prm.n_indirect; ++j) {  // UGAL-L's draws (kSaltUgal)
-        const int ig = df_draw_group(s, rep, p, g, dg, kSaltUgal + 4 * j);
-        const int target = df_valiant_target(s, rep, p, ig, kSaltUgal + 4 * j + 1);
-        const int gp = df_choose_link(s, rep, r, p, ig, any ? target : -1, 2 + j);
-        const int mid = any ? target : s.port_router[s.peer_port[gp]];  // where phase 1 begins
-        const int q = df_path_queue(s, rep, base, r, gp, any ? target : -1) + df_snap_to_dest(s, base, mid, p.dst_router);
-        const int h = hops ? df_link_hops(s, r, gp, mid) + df_min_hops(s, mid, p.dst_router) : 0;  // ig ≠ dg
-        best.offer(ugal_nonmin_cost(s, q, h, h_min), gp, target, true);
+        const DfIndirect c = df_draw_indirect(s, rep, r, p, g, dg, kSaltUgal + 4 * j, 2 + j);
+        const int q = df_path_queue(s, rep, base, r, c.gp, any ? c.target : -1) +
+                      df_snap_to_dest(s, base, c.mid, p.dst_router);
+        const int h = hops ? df_indirect_hops(s, r, c, p) : 0;
+        best.offer(ugal_nonmin_cost(s, q, h, h_min), c.gp, c.target, true);
       }
     }
-    s.pk_gport[p.slot] = best.port;
-    if (best.nonminimal) {
-      s.pk_route[p.slot] = 1 + best.aux;
-      mark_nonminimal(s, p);
-    } else {
-      s.pk_route[p.slot] = kDfMinimal;
-    }
+    df_commit_decision(s, p, best);
   }
   if (s.pk_route[p.slot] == kDfMinimal)
     return r == p.dst_router ? eject_choice(s, p) : df_minimal_hop(s, rep, r, p, 0, kDfAnyLevel, any ? 3 : 2);
