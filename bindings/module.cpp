@@ -207,6 +207,7 @@ py::dict simulate(const py::dict& cfg, const std::string& backend, int threads, 
     r["hops_sum"] = s.hops_sum;
     r["slot_stalls"] = s.slot_stalls;
     r["nonminimal_packets"] = s.nonminimal_packets;
+    r["extra_hops"] = s.extra_hops;
     r["latency_hist"] = arr(s.latency_hist);
     r["network_latency_hist"] = arr(s.network_latency_hist);
     r["hop_hist"] = arr(s.hop_hist);

@@ -50,7 +50,8 @@ enum RepSum : int32_t {
   kBufferOverflows = 3, // flits that arrived at a full VC buffer (must stay 0)
   kNonMinimal = 4,      // measured packets delivered that were routed non-minimally
   kRouteFailures = 5,   // heads a routing function gave no output port (a bug; fails the run)
-  kRepSums = 6
+  kExtraHops = 6,       // measured packets' router hops beyond their minimal route (deroutes)
+  kRepSums = 7
 };
 
 constexpr int kHopBins = 32;

@@ -50,6 +50,7 @@ ReplicaStats collect(const HostState& h, const EngineConfig& cfg, int rep) {
   s.network_latency_sum = sums[kNetLatencySum];
   s.hops_sum = sums[kHopsSum];
   s.nonminimal_packets = sums[kNonMinimal];
+  s.extra_hops = sums[kExtraHops];
   s.latency_hist = replica_slice(h.lat_hist, rep, sz.bins);
   s.network_latency_hist = replica_slice(h.nlat_hist, rep, sz.bins);
   s.hop_hist = replica_slice(h.hop_hist, rep, kHopBins);

@@ -28,7 +28,8 @@ struct ReplicaStats {
   uint64_t seed = 0;
   bool saturated = false;
   long long created_flits = 0, ejected_flits = 0, packets_tagged = 0, packets_measured = 0;
-  long long latency_sum = 0, network_latency_sum = 0, hops_sum = 0, slot_stalls = 0, nonminimal_packets = 0;
+  long long latency_sum = 0, network_latency_sum = 0, hops_sum = 0, slot_stalls = 0, nonminimal_packets = 0,
+            extra_hops = 0;
   std::vector<long long> latency_hist, network_latency_hist, hop_hist, channel_flits;
   std::vector<long long> node_created_flits, node_ejected_flits;
   // Per time batch of the window, summed over nodes: flits ejected (by arrival), flits

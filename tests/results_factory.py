@@ -28,7 +28,7 @@ def build_result(load: float = 0.1, seed: int = 1, nodes: int = 8, bins: int = 6
         packets_measured=int(lat.sum()), packets_tagged=int(lat.sum()) + 1,
         latency_sum=int((lat * np.arange(bins)).sum()),
         network_latency_sum=int((net * np.arange(bins)).sum()),
-        hops_sum=int((hops * np.arange(32)).sum()), slot_stalls=0, nonminimal_packets=3,
+        hops_sum=int((hops * np.arange(32)).sum()), slot_stalls=0, nonminimal_packets=3, extra_hops=5,
         latency_hist=lat, network_latency_hist=net, hop_hist=hops,
         channel_flits=rng.integers(0, 1000, ports).astype(np.int64),
         node_created_flits=rng.integers(0, 500, nodes).astype(np.int64),

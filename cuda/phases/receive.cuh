@@ -3,6 +3,7 @@
 // the network interfaces.
 #pragma once
 #include "../rings.cuh"
+#include "../routing/minimal_hops.cuh"
 #include "../workload/program.cuh"
 
 namespace flitsim {
@@ -26,6 +27,9 @@ FLITSIM_HD void sink_accept(const SimView& s, int rep, int n, flit_t f, long lon
     atomic_add(&sums[kNetLatencySum], nlat);
     atomic_add(&sums[kHopsSum], hops);
     if (s.pk_nonminimal[k]) atomic_add(&sums[kNonMinimal], 1);
+    const int src_router = s.port_router[s.node_port[flit_pid(f) / s.sz.S]];
+    const int extra = hops - minimal_hops(s, src_router, s.port_router[s.node_port[n]]);
+    if (extra > 0) atomic_add(&sums[kExtraHops], extra);
     const long long top = s.sz.bins - 1;
     atomic_add(&s.lat_hist[(long long)rep * s.sz.bins + (lat < top ? lat : top)], 1);
     atomic_add(&s.nlat_hist[(long long)rep * s.sz.bins + (nlat < top ? nlat : top)], 1);

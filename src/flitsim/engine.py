@@ -101,7 +101,7 @@ def results_from_raw(raw: dict, config: dict) -> list[Result]:
             warmup=warmup, measure=measure, saturated=False, drained=not rep["saturated"],
             **{k: rep[k] for k in (
                 "created_flits", "ejected_flits", "packets_measured", "packets_tagged",
-                "latency_sum", "network_latency_sum", "hops_sum", "slot_stalls", "nonminimal_packets",
+                "latency_sum", "network_latency_sum", "hops_sum", "slot_stalls", "nonminimal_packets", "extra_hops",
                 "latency_hist", "network_latency_hist", "hop_hist", "channel_flits",
                 "node_created_flits", "node_ejected_flits", "batch_ejected", "batch_created",
                 "batch_latency", "batch_packets") if k in rep},

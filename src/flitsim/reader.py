@@ -17,7 +17,7 @@ from . import hdf5
 from .results import SUMMARY_KEYS, Result
 
 # Derived values added to the summary table beside Result.summary()'s keys.
-EXTRA_COLUMNS = ("nonminimal_fraction", "latency_p90", "accepted_ci95", "fairness")
+EXTRA_COLUMNS = ("latency_p90", "accepted_ci95", "fairness")
 
 
 def _pandas():

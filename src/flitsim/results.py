@@ -17,7 +17,7 @@ SUMMARY_KEYS = (
     "offered", "accepted", "latency_mean", "latency_p50", "latency_p99", "latency_max",
     "network_latency_mean", "network_latency_p99", "hops_mean", "saturated", "cycles",
     "wall_seconds", "backend", "nodes", "routers", "load", "seed", "packets_measured",
-    "slot_stalls", "nonminimal_fraction",
+    "slot_stalls", "nonminimal_fraction", "extra_hops_mean",
 )
 
 
@@ -74,6 +74,7 @@ class Result:
     hops_sum: int               # sum of router-to-router hops over measured packets
     slot_stalls: int            # cycles a source waited for a free packet slot (0 is normal)
     nonminimal_packets: int     # measured packets the source router sent on a non-minimal path
+    extra_hops: int             # router hops of measured packets beyond their minimal route
     latency_hist: np.ndarray            # int64[bins], bin i = latency of i cycles
     network_latency_hist: np.ndarray    # int64[bins]
     hop_hist: np.ndarray                # int64[32], router-to-router hops per packet
@@ -122,6 +123,11 @@ class Result:
     @property
     def nonminimal_fraction(self) -> float:
         return self._mean(self.nonminimal_packets)
+
+    @property
+    def extra_hops_mean(self) -> float:
+        """Deroutes per packet: mean router hops beyond the topology's minimal route."""
+        return self._mean(self.extra_hops)
 
     @property
     def latency_p50(self) -> float:
@@ -320,5 +326,5 @@ class Result:
         "backend", "nodes", "routers", "load", "seed", "cycles", "wall_seconds", "warmup",
         "measure", "saturated", "drained", "created_flits", "ejected_flits", "packets_measured",
         "packets_tagged", "latency_sum", "network_latency_sum", "hops_sum", "slot_stalls",
-        "nonminimal_packets",
+        "nonminimal_packets", "extra_hops",
     )
