@@ -93,9 +93,14 @@ bool cuda_usable(std::string* why_not) {
   int n = 0;
   cudaError_t e = cudaGetDeviceCount(&n);
   if (e != cudaSuccess || n == 0) {
-    if (why_not)
-      *why_not = e != cudaSuccess ? std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")"
-                                  : std::string("no CUDA device found");
+    if (why_not) {
+      if (e == cudaErrorInsufficientDriver)  // also what CUDA says when there is no driver at all
+        *why_not = "no NVIDIA driver for CUDA 13 found (no GPU, or a driver older than CUDA 13)";
+      else if (e == cudaErrorNoDevice || (e == cudaSuccess && n == 0))
+        *why_not = "no CUDA device found";
+      else
+        *why_not = std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")";
+    }
     return false;
   }
   return true;
