@@ -40,8 +40,7 @@ FLITSIM_HD RouteChoice route_dragonfly_par(const SimView& s, int rep, int r, con
   if (st == 0 || (st == kDfMinimal && g == p.src_router / a)) {  // decide, or re-decide, in the source group
     const bool hops = s.prm.ugal_cost == UgalCost::Hops;
     const int min_gp = g == dg ? -1 : st == 0 ? df_choose_link(s, rep, r, p, dg, p.dst_router, 0) : s.pk_gport[p.slot];
-    const int q_min =
-        g == dg ? df_local_occupancy(s, rep, r, p.dst_router) : df_link_occupancy(s, rep, r, min_gp);
+    const int q_min = df_min_candidate_queue(s, rep, r, min_gp, p, g == dg);
     const int h_min = hops ? df_min_candidate_hops(s, r, min_gp, p, g == dg) : 0;
     BestChoice best;
     best.offer(ugal_min_cost(s, q_min, h_min), min_gp, -1, false);

@@ -28,6 +28,13 @@ FLITSIM_HD int df_min_candidate_hops(const SimView& s, int r, int min_gp, const 
   return same_group ? df_local_dist(s, r, p.dst_router) : df_link_hops(s, r, min_gp, p.dst_router);
 }
 
+// Local congestion of the minimal candidate: the first hop toward the destination router
+// (same group) or toward the chosen global link min_gp.
+FLITSIM_HD int df_min_candidate_queue(const SimView& s, int rep, int r, int min_gp, const PacketInfo& p,
+                                      bool same_group) {
+  return same_group ? df_local_occupancy(s, rep, r, p.dst_router) : df_link_occupancy(s, rep, r, min_gp);
+}
+
 struct DfIndirect {
   int gp;      // the global link toward the intermediate group
   int target;  // Valiant state: the intermediate group (restricted) or router (any)
@@ -66,8 +73,7 @@ FLITSIM_HD RouteChoice route_dragonfly_ugal(const SimView& s, int rep, int r, co
     const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;
     const bool hops = s.prm.ugal_cost == UgalCost::Hops;
     const int min_gp = g == dg ? -1 : df_choose_link(s, rep, r, p, dg, p.dst_router, 0);
-    const int q_min =
-        g == dg ? df_local_occupancy(s, rep, r, p.dst_router) : df_link_occupancy(s, rep, r, min_gp);
+    const int q_min = df_min_candidate_queue(s, rep, r, min_gp, p, g == dg);
     const int h_min = hops ? df_min_candidate_hops(s, r, min_gp, p, g == dg) : 0;
     BestChoice best;
     best.offer(ugal_min_cost(s, q_min, h_min), min_gp, -1, false);
