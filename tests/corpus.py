@@ -1,0 +1,162 @@
+"""The regression corpus: small configurations covering every routing, every topology kind,
+multi-flit and variable-size packets, bursty injection, replicas and a workload, with a
+digest of every result field.
+
+Engine refactors that must not change results (per-port steps, registries, schedules) are
+checked against `corpus_expected.json`, recorded from the engine before the change:
+    python tests/corpus.py --record      # only when a change of results is intended
+    python -m pytest tests/test_corpus.py
+A mismatch names the case and the field. Every case runs in well under a second.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+EXPECTED = Path(__file__).with_name("corpus_expected.json")
+
+_BASE = {
+    "router": {"vcs": 4, "buffer": 4, "latency": 1},
+    "channels": {"latency": 1},
+    "traffic": {"pattern": "uniform", "load": 0.6, "packet_size": 2},
+    "sim": {"warmup": 100, "measure": 400, "seed": 3, "drain_limit": 2000, "batches": 4,
+            "latency_bins": 512},
+}
+DF = {"kind": "dragonfly", "p": 2, "a": 4, "h": 2}
+HX = {"kind": "hyperx", "widths": [4, 4], "terminals": 2}
+
+
+def _case(topology, routing=None, **sections):
+    cfg = copy.deepcopy(_BASE)
+    cfg["topology"] = dict(topology)
+    cfg["routing"] = dict(routing or {"algorithm": "min"})
+    for sec, keys in sections.items():
+        cfg.setdefault(sec, {}).update(keys)
+    return cfg
+
+
+# name -> (config, loads for a replica batch or None)
+CASES: dict[str, tuple[dict, list[float] | None]] = {
+    "df-min": (_case(DF), None),
+    "df-min-adaptive-1flit": (_case(DF, {"algorithm": "min", "selection": "adaptive"},
+                                    traffic={"packet_size": 1, "load": 0.8}), None),
+    "df-valiant-restricted": (_case(DF, {"algorithm": "valiant"}), None),
+    "df-valiant-any": (_case(DF, {"algorithm": "valiant", "valiant": "any"}, router={"vcs": 4}), None),
+    "df-ugal-queue": (_case(DF, {"algorithm": "ugal"}, traffic={"pattern": "group-shift", "shift": 1}), None),
+    "df-ugal-booksim": (_case(DF, {"algorithm": "ugal", "cost": "booksim", "n_indirect": 2}), None),
+    "df-ugalg": (_case(DF, {"algorithm": "ugal-g", "snapshot_period": 3}), None),
+    "df-par": (_case(DF, {"algorithm": "par"}, router={"vcs": 5}, traffic={"pattern": "worst-case"}), None),
+    "df-min-onoff-sizes": (_case(DF, traffic={"injection": "onoff", "burst_on": 6, "burst_off": 10,
+                                              "packet_sizes": [1, 5], "load": 0.3}), None),
+    "df-min-replicas": (_case(DF, traffic={"packet_size": 3}), [0.2, 0.5, 0.9]),
+    "df-rowcol-hotspot": (_case({"kind": "dragonfly", "p": 2, "intra": "row-column", "rows": 2, "cols": 2, "h": 1},
+                                traffic={"pattern": "hotspot", "hotspots": [0, 5],
+                                         "hotspot_fraction": 0.3}), None),
+    "hx-dor-bitcomp": (_case(HX, {"algorithm": "dor"}, traffic={"pattern": "bitcomp"}), None),
+    "hx-closad-urb": (_case(HX, {"algorithm": "clos-ad"}, traffic={"pattern": "urb", "dims": [0]}), None),
+    "hx-dimwar-swap2": (_case(HX, {"algorithm": "dimwar"}, traffic={"pattern": "swap2"}), None),
+    "hx-omniwar-dcr": (_case(HX, {"algorithm": "omniwar", "multi_deroute": False},
+                             traffic={"pattern": "dcr"}), None),
+    "hx-ugal-tornado": (_case(HX, {"algorithm": "ugal"}, router={"vcs": 4},
+                              traffic={"pattern": "tornado"}), None),
+    "expressmesh-min": (_case({"kind": "hyperx", "widths": [6], "terminals": 2, "gap": 2}), None),
+    "fattree-updown-dmodk": (_case({"kind": "fattree", "k": 4, "n": 2}, {"algorithm": "updown"},
+                                   traffic={"pattern": "shift", "shift": 4}), None),
+    "fattree-updown-adaptive": (_case({"kind": "fattree", "k": 4, "n": 3},
+                                      {"algorithm": "updown", "selection": "adaptive"}), None),
+    "fattree-updown-random": (_case({"kind": "fattree", "k": 4, "n": 2},
+                                    {"algorithm": "updown", "selection": "oblivious"},
+                                    traffic={"pattern": "randperm"}), None),
+    "xgft-min-bitrev": (_case({"kind": "xgft", "m": [4, 4], "w": [1, 2]},
+                              traffic={"pattern": "bitrev"}), None),
+    "slimfly-min-worst": (_case({"kind": "slimfly", "q": 5}, traffic={"pattern": "worst-case"}), None),
+    "slimfly-valiant": (_case({"kind": "slimfly", "q": 5}, {"algorithm": "valiant"}), None),
+    "slimfly-ugal": (_case({"kind": "slimfly", "q": 5}, {"algorithm": "ugal"}), None),
+    "slimfly-ugalg": (_case({"kind": "slimfly", "q": 5}, {"algorithm": "ugal-g"}), None),
+    "mlfm-valiant": (_case({"kind": "mlfm", "h": 3}, {"algorithm": "valiant"}), None),
+    "oft-min-neighbor": (_case({"kind": "oft", "k": 4}, traffic={"pattern": "neighbor"}), None),
+    "graph-petersen-transpose": (_case({"kind": "graph", "terminals": 2, "links": [
+        0, 1, 1, 2, 2, 3, 3, 4, 4, 0, 0, 5, 1, 6, 2, 7, 3, 8, 4, 9, 5, 7, 7, 9, 9, 6, 6, 8, 8, 5]},
+        traffic={"pattern": "uniform", "placement": "random"}), None),
+    "df-shuffle-deep": (_case({"kind": "dragonfly", "p": 2, "a": 4, "h": 2, "groups": 4},
+                              router={"vcs": 6, "buffer": 16, "latency": 3, "sa_iterations": 2},
+                              channels={"global": 4, "local": 2},
+                              traffic={"pattern": "shuffle", "packet_size": 6, "load": 0.9}), None),
+    "df-workload-alltoall": (_case(DF, sim={"warmup": 0},
+                                   workload={"packet_size": 4, "ni_queues": 2, "jobs": [
+                                       {"motif": "alltoall", "ranks": 32, "bytes": 256},
+                                       {"motif": "allreduce", "ranks": 16, "bytes": 64,
+                                        "placement": "random"}]}), None),
+}
+
+
+def _digest(value):
+    """A JSON-able fingerprint: scalars as they are, arrays as dtype/shape/sha256."""
+    if isinstance(value, np.ndarray):
+        arr = np.ascontiguousarray(value)
+        return f"{arr.dtype.str}{list(arr.shape)}:{hashlib.sha256(arr.tobytes()).hexdigest()[:24]}"
+    if isinstance(value, (np.integer, np.bool_)):
+        return value.item()
+    if isinstance(value, float) and value != value:
+        return "nan"
+    if isinstance(value, (list, tuple)):
+        return [_digest(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _digest(v) for k, v in value.items()}
+    return value
+
+
+def fingerprint(result) -> dict:
+    """Every field of a Result (and of its per-job table) except wall time and config."""
+    out = {}
+    for f in dataclasses.fields(result):
+        if f.name in ("wall_seconds", "config", "backend", "workload"):
+            continue
+        out[f.name] = _digest(getattr(result, f.name))
+    if result.workload is not None:
+        for f in dataclasses.fields(result.workload):
+            out["workload." + f.name] = _digest(getattr(result.workload, f.name))
+    return out
+
+
+def run_case(name: str, **engine_options) -> list[dict]:
+    """Fingerprints of one case's replicas (engine_options go to flitsim.run/run_replicas)."""
+    import flitsim
+    cfg, loads = CASES[name]
+    if loads is None:
+        return [fingerprint(flitsim.run(copy.deepcopy(cfg), **engine_options))]
+    return [fingerprint(r) for r in flitsim.run_replicas(copy.deepcopy(cfg), loads, **engine_options)]
+
+
+def compare(name: str, got: list[dict], want: list[dict]) -> list[str]:
+    """Differences between two fingerprints of a case, one line per field."""
+    diffs = []
+    if len(got) != len(want):
+        return [f"{name}: {len(got)} replicas, expected {len(want)}"]
+    for i, (g, w) in enumerate(zip(got, want)):
+        for key in sorted(set(g) | set(w)):
+            if g.get(key) != w.get(key):
+                diffs.append(f"{name}[{i}].{key}: {g.get(key)!r} != expected {w.get(key)!r}")
+    return diffs
+
+
+def main(argv: list[str]) -> int:
+    if argv != ["--record"]:
+        print(__doc__)
+        return 2
+    import os
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    data = {name: run_case(name, threads=1) for name in CASES}
+    EXPECTED.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    print(f"recorded {len(data)} cases in {EXPECTED}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

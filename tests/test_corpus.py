@@ -1,0 +1,28 @@
+"""Results stay bit-identical to the recorded corpus (tests/corpus.py): every routing, every
+topology kind, multi-flit and variable packets, bursty injection, replicas and a workload.
+A refactor that changes any field fails here with the case and the field; an intended
+change of results re-records the corpus (`python tests/corpus.py --record`) and says why in
+its commit."""
+import json
+
+import pytest
+
+import corpus
+
+EXPECTED = json.loads(corpus.EXPECTED.read_text())
+
+
+def test_corpus_covers_every_case():
+    assert sorted(EXPECTED) == sorted(corpus.CASES)
+
+
+@pytest.mark.parametrize("name", sorted(corpus.CASES))
+def test_corpus_case_unchanged(name):
+    diffs = corpus.compare(name, corpus.run_case(name, threads=1), EXPECTED[name])
+    assert not diffs, "\n".join(diffs[:20])
+
+
+@pytest.mark.parametrize("name", ["df-min-replicas", "df-ugalg", "hx-omniwar-dcr", "df-workload-alltoall"])
+def test_corpus_case_unchanged_on_two_threads(name):
+    diffs = corpus.compare(name, corpus.run_case(name, threads=2), EXPECTED[name])
+    assert not diffs, "\n".join(diffs[:20])
