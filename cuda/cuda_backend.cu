@@ -67,7 +67,7 @@ class CudaBackend : public Backend {
     to_host(h.node_created_flits, dev_.node_created_flits);
     to_host(h.node_ejected_flits, dev_.node_ejected_flits);
     to_host(h.ivc_count, dev_.ivc_count);
-    to_host(h.router_last_move, dev_.router_last_move);
+    to_host(h.port_last_move, dev_.port_last_move);
     to_host(h.rep_sums, dev_.rep_sums);
     if (h.sz.wl_reps) {  // workload end: foreground finished and the network empty
       to_host(h.wl_fg_end, dev_.wl_fg_end);

@@ -1,7 +1,20 @@
-// One simulated cycle of one router of one replica: the six phases in order (DESIGN.md §4).
-// A router reads only its own state and what its channels delivered in earlier cycles, so
-// executors need a barrier between cycles, not between phases. Both executors (OpenMP in
-// host/cpu_backend.cpp, CUDA in cuda/cuda_backend.cu) call exactly this function.
+// One simulated cycle of one router of one replica (DESIGN.md §4), as a fixed sequence of
+// per-port steps. Every executor and schedule runs exactly this sequence; they differ only in
+// how they run one step over the ports of a router (`Ports`, below):
+//   - serially in port order (CPU backend; CUDA `router` schedule: a thread per router),
+//   - by the threads of a block or warp, with a barrier between steps (CUDA `block`),
+//   - in reversed or shuffled order (a test-only CPU option proving order independence).
+//
+// The rule that makes this legal: within one step, the step of port p writes only port p's
+// own state (its input VCs, its output VCs, its node, its outgoing channel slot) or integer
+// atomics, and reads only what earlier steps or earlier cycles wrote. A router reads only its
+// own state and what its channels delivered in earlier cycles, so executors need a barrier
+// between cycles, not between routers.
+//
+// The one ordered step: with demand-sensing routings (UGAL, PAR, Clos-AD, DimWAR, OmniWAR,
+// adaptive dragonfly links; sz.demand_P) a head routed in a cycle adds its flits to its
+// output's demand, which heads of later ports see in the same cycle; the route step then runs
+// the router's ports in port order on one thread.
 #pragma once
 #include "phases/inject.cuh"
 #include "phases/receive.cuh"
@@ -12,14 +25,59 @@
 
 namespace flitsim {
 
+// True when no input VC of router r holds a flit after receive and inject: route, the
+// allocators and traverse would then do nothing, so executors skip them (idle skipping).
+FLITSIM_HD bool router_idle(const SimView& s, int rep, int r) {
+  u64 any = 0;
+  for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) any |= s.port_vc_mask[s.pp(rep, gp)];
+  return any == 0;
+}
+
+// Runs the cycle's steps for (rep, r). Ports must provide
+//   each(f):  f(gp) for every port gp of the router, then a barrier among its threads;
+//   once(f):  f() on one thread, then a barrier.
+template <class Ports>
+FLITSIM_HD void router_cycle_steps(const SimView& s, int rep, int r, long long t, const Ports& ports) {
+  ports.each([&](int gp) { step_receive(s, rep, gp, t); });
+  ports.each([&](int gp) { step_inject(s, rep, gp, t); });
+  if (!router_idle(s, rep, r)) {
+    if (s.sz.demand_P)
+      ports.once([&] { step_route_in_port_order(s, rep, r, t); });
+    else
+      ports.each([&](int gp) { step_route(s, rep, r, gp, t); });
+    ports.each([&](int gp) { step_va_request(s, rep, r, gp); });
+    ports.each([&](int gp) { step_va_grant(s, rep, r, gp); });
+    ports.each([&](int gp) { step_va_accept(s, rep, gp); });
+    for (int it = 0; it < s.prm.sa_iterations; ++it) {
+      ports.each([&](int gp) { step_sa_request(s, rep, r, gp, it); });
+      ports.each([&](int gp) { step_sa_grant(s, rep, r, gp); });
+      ports.each([&](int gp) { step_sa_accept(s, rep, r, gp, it); });
+      ports.each([&](int gp) { step_sa_update(s, rep, r, gp, it); });
+    }
+    ports.each([&](int gp) { step_traverse_out(s, rep, r, gp, t); });
+    ports.each([&](int gp) { step_traverse_in(s, rep, gp, t); });
+  }
+  if (snapshot_due(s, t)) {  // UGAL-G's congestion snapshot (routing/snapshot.cuh)
+    if (s.sz.demand_P) ports.once([&] { build_port_demand(s, rep, r); });
+    ports.each([&](int gp) { step_snapshot_port(s, rep, gp, t); });
+  }
+}
+
+// Serial execution in port order: the CPU backend and the CUDA `router` schedule.
+struct PortsInOrder {
+  int p0, p1;
+  template <class F>
+  FLITSIM_HD void each(F&& f) const {
+    for (int gp = p0; gp < p1; ++gp) f(gp);
+  }
+  template <class F>
+  FLITSIM_HD void once(F&& f) const {
+    f();
+  }
+};
+
 FLITSIM_HD void router_cycle(const SimView& s, int rep, int r, long long t) {
-  phase_receive(s, rep, r, t);
-  phase_inject(s, rep, r, t);
-  phase_route(s, rep, r, t);
-  phase_vc_alloc(s, rep, r);
-  phase_switch_alloc(s, rep, r);
-  phase_traverse(s, rep, r, t);
-  if (s.sz.snap_P) phase_snapshot(s, rep, r, t);  // UGAL-G's congestion snapshot (routing/snapshot.cuh)
+  router_cycle_steps(s, rep, r, t, PortsInOrder{s.port_offset[r], s.port_offset[r + 1]});
 }
 
 }  // namespace flitsim

@@ -209,11 +209,16 @@ struct SimParams {
   X(int32_t, ovc_owner, (long long)sz.reps * sz.P * sz.V)                     \
   X(int32_t, ovc_credits, (long long)sz.reps * sz.P * sz.V)                   \
   X(int32_t, ovc_rr, (long long)sz.reps * sz.P * sz.V)                        \
-  X(int32_t, ovc_req, (long long)sz.reps * sz.P * sz.V) /* VA scratch */      \
   X(int32_t, in_rr, (long long)sz.reps * sz.P)                                \
   X(int32_t, out_rr, (long long)sz.reps * sz.P)                               \
   X(int32_t, acc_rr, (long long)sz.reps * sz.P)  /* SA accept pointer, per input */ \
-  X(int32_t, sa_req_vc, (long long)sz.reps * sz.P) /* SA result: VC that sends, per input */ \
+  /* allocation scratch, each entry written by its own port's step (phases/*.cuh) */ \
+  X(u64, va_request, (long long)sz.reps * sz.P)  /* input: outputs its VCs request */ \
+  X(u64, sa_request, (long long)sz.reps * sz.P)  /* input: outputs it requests this iteration */ \
+  X(int32_t, sa_grant, (long long)sz.reps * sz.P)  /* output: input it grants, or -1 */ \
+  X(int32_t, sa_accept, (long long)sz.reps * sz.P) /* input: output it accepted, or -1 */ \
+  X(int32_t, sa_match, (long long)sz.reps * sz.P)  /* output: input matched to it, or -1 */ \
+  X(int32_t, sa_req_vc, (long long)sz.reps * sz.P) /* input: VC that sends, or -1 */ \
   X(i64, port_flits, (long long)sz.reps * sz.P)                         \
   X(int32_t, pk_dst, (long long)sz.reps * sz.N * sz.S)                        \
   X(int32_t, pk_size, (long long)sz.reps * sz.N * sz.S)                       \
@@ -246,7 +251,7 @@ struct SimParams {
   X(i64, node_flits_sent, (long long)sz.reps * sz.N)                    \
   X(i64, node_flits_received, (long long)sz.reps * sz.N)                \
   X(i64, node_slot_stalls, (long long)sz.reps * sz.N)                   \
-  X(i64, router_last_move, (long long)sz.reps * sz.R)                   \
+  X(i64, port_last_move, (long long)sz.reps * sz.P) /* last cycle a flit left via this output */ \
   X(i64, rep_sums, (long long)sz.reps * kRepSums)                       \
   X(i64, lat_hist, (long long)sz.reps * sz.bins)                        \
   X(i64, nlat_hist, (long long)sz.reps * sz.bins)                       \
@@ -254,6 +259,10 @@ struct SimParams {
   FLITSIM_WORKLOAD_STATE(X)
 
 #define FLITSIM_STATE_ARRAYS(X) FLITSIM_TOPOLOGY_ARRAYS(X) FLITSIM_WORKLOAD_TABLES(X) FLITSIM_REPLICA_ARRAYS(X)
+
+// Arrays whose every entry starts at a value other than zero (HostState::allocate).
+#define FLITSIM_STATE_INITIAL(X) \
+  X(sa_grant, -1) X(sa_accept, -1) X(sa_match, -1) X(sa_req_vc, -1)
 
 // What the phase functions see: sizes, parameters and one raw pointer per array.
 struct SimView {

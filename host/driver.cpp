@@ -83,8 +83,8 @@ void check_progress(Backend& backend, HostState& h, const EngineConfig& cfg, int
                          describe_blocked(h, rep, 12));
   }
   const long long buffered = replica_sum(h.ivc_count, rep, (long long)sz.P * sz.V);
-  const long long last = *std::max_element(h.router_last_move.begin() + (long long)rep * sz.R,
-                                           h.router_last_move.begin() + (long long)(rep + 1) * sz.R);
+  const long long last = *std::max_element(h.port_last_move.begin() + (long long)rep * sz.P,
+                                           h.port_last_move.begin() + (long long)(rep + 1) * sz.P);
   if (buffered > 0 && t - 1 - last > cfg.watchdog) {
     backend.download(h);
     throw DeadlockError("deadlock: no flit moved for " + std::to_string(t - 1 - last) + " cycles (watchdog " +

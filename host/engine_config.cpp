@@ -698,7 +698,6 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   std::fill(s.ivc_out_port.begin(), s.ivc_out_port.end(), -1);
   std::fill(s.ivc_out_vc.begin(), s.ivc_out_vc.end(), -1);
   std::fill(s.ovc_owner.begin(), s.ovc_owner.end(), -1);
-  std::fill(s.ovc_req.begin(), s.ovc_req.end(), -1);
   std::fill(s.ovc_credits.begin(), s.ovc_credits.end(), sz.B);
   std::fill(s.ni_credits.begin(), s.ni_credits.end(), sz.B);
   std::fill(s.ni_pid.begin(), s.ni_pid.end(), -1);
