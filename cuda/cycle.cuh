@@ -25,6 +25,12 @@
 
 namespace flitsim {
 
+// Sets of a router's ports as bits of their local index.
+struct PortSets {
+  u64 outputs;  // OR of the masks the ports returned
+  u64 inputs;   // ports that returned a non-empty mask
+};
+
 // True when no input VC of router r holds a flit after receive and inject: route, the
 // allocators and traverse would then do nothing, so executors skip them (idle skipping).
 FLITSIM_HD bool router_idle(const SimView& s, int rep, int r) {
@@ -34,8 +40,11 @@ FLITSIM_HD bool router_idle(const SimView& s, int rep, int r) {
 }
 
 // Runs the cycle's steps for (rep, r). Ports must provide
-//   each(f):  f(gp) for every port gp of the router, then a barrier among its threads;
-//   once(f):  f() on one thread, then a barrier.
+//   each(f):        f(gp) for every port gp of the router, then a barrier among its threads;
+//   each_of(m, f):  f(gp) for the ports whose local index is set in mask m, then a barrier;
+//   gather(f):      f(gp) for every port (f returns a mask of local output indices), giving
+//                   every thread the OR of the masks and the set of ports whose mask is set;
+//   once(f):        f() on one thread, then a barrier.
 template <class Ports>
 FLITSIM_HD void router_cycle_steps(const SimView& s, int rep, int r, long long t, const Ports& ports) {
   ports.each([&](int gp) { step_receive(s, rep, gp, t); });
@@ -45,17 +54,25 @@ FLITSIM_HD void router_cycle_steps(const SimView& s, int rep, int r, long long t
       ports.once([&] { step_route_in_port_order(s, rep, r, t); });
     else
       ports.each([&](int gp) { step_route(s, rep, r, gp, t); });
-    ports.each([&](int gp) { step_va_request(s, rep, r, gp); });
-    ports.each([&](int gp) { step_va_grant(s, rep, r, gp); });
-    ports.each([&](int gp) { step_va_accept(s, rep, gp); });
-    for (int it = 0; it < s.prm.sa_iterations; ++it) {
-      ports.each([&](int gp) { step_sa_request(s, rep, r, gp, it); });
-      ports.each([&](int gp) { step_sa_grant(s, rep, r, gp); });
-      ports.each([&](int gp) { step_sa_accept(s, rep, r, gp, it); });
-      ports.each([&](int gp) { step_sa_update(s, rep, r, gp, it); });
+    // Allocation steps run only for the ports that take part: `gather` reduces the masks the
+    // request steps return into the outputs requested and the inputs requesting (a reduction
+    // every thread of the router sees), and later steps run for those ports only.
+    const PortSets va = ports.gather([&](int gp) { return step_va_request(s, rep, r, gp); });
+    if (va.outputs) {
+      ports.each_of(va.outputs, [&](int gp) { step_va_grant(s, rep, r, gp, va.inputs); });
+      ports.each_of(va.inputs, [&](int gp) { step_va_accept(s, rep, gp); });
     }
-    ports.each([&](int gp) { step_traverse_out(s, rep, r, gp, t); });
-    ports.each([&](int gp) { step_traverse_in(s, rep, gp, t); });
+    PortSets sent{0, 0};  // outputs matched and inputs that send, over all iterations
+    for (int it = 0; it < s.prm.sa_iterations; ++it) {
+      const PortSets sa = ports.gather([&](int gp) { return step_sa_request(s, rep, r, gp, it); });
+      if (!sa.outputs) break;  // nothing left to match: later iterations would change nothing
+      ports.each_of(sa.outputs, [&](int gp) { step_sa_grant(s, rep, r, gp, sa.inputs); });
+      const PortSets won = ports.gather([&](int gp) { return step_sa_accept(s, rep, r, gp, it, sa.inputs); });
+      ports.each_of(won.outputs, [&](int gp) { step_sa_update(s, rep, r, gp, it); });
+      sent.outputs |= won.outputs, sent.inputs |= won.inputs;
+    }
+    ports.each_of(sent.outputs, [&](int gp) { step_traverse_out(s, rep, r, gp, t); });
+    ports.each_of(sent.inputs, [&](int gp) { step_traverse_in(s, rep, gp, t); });
   }
   if (snapshot_due(s, t)) {  // UGAL-G's congestion snapshot (routing/snapshot.cuh)
     if (s.sz.demand_P) ports.once([&] { build_port_demand(s, rep, r); });
@@ -69,6 +86,20 @@ struct PortsInOrder {
   template <class F>
   FLITSIM_HD void each(F&& f) const {
     for (int gp = p0; gp < p1; ++gp) f(gp);
+  }
+  template <class F>
+  FLITSIM_HD void each_of(u64 mask, F&& f) const {
+    for (; mask; mask &= mask - 1) f(p0 + lowest_bit(mask));
+  }
+  template <class F>
+  FLITSIM_HD PortSets gather(F&& f) const {
+    PortSets sets{0, 0};
+    for (int gp = p0; gp < p1; ++gp) {
+      const u64 m = f(gp);
+      sets.outputs |= m;
+      if (m) sets.inputs |= u64(1) << (gp - p0);
+    }
+    return sets;
   }
   template <class F>
   FLITSIM_HD void once(F&& f) const {

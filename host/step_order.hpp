@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda/state.cuh"
+#include "cuda/cycle.cuh"
 
 namespace flitsim {
 
@@ -52,6 +52,22 @@ struct PortsInTestOrder {
     }
     shuffled_indices(perm, n, key * 1000003ull + ++calls);
     for (int i = 0; i < n; ++i) f(p0 + perm[i]);
+  }
+  template <class F>
+  void each_of(u64 mask, F&& f) const {  // the selected ports, in the test order
+    each([&](int gp) {
+      if ((mask >> (gp - p0)) & 1) f(gp);
+    });
+  }
+  template <class F>
+  PortSets gather(F&& f) const {
+    PortSets sets{0, 0};
+    each([&](int gp) {
+      const u64 m = f(gp);
+      sets.outputs |= m;
+      if (m) sets.inputs |= u64(1) << (gp - p0);
+    });
+    return sets;
   }
   template <class F>
   void once(F&& f) const {

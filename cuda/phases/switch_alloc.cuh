@@ -37,7 +37,8 @@ FLITSIM_HD int ready_output(const SimView& s, int rep, int gp, int v, int p0) {
   return s.ivc_out_port[q] - p0;
 }
 
-FLITSIM_HD void step_sa_request(const SimView& s, int rep, int r, int gp, int it) {
+// Returns the outputs (local bits) this input requests, for the executor's skip masks.
+FLITSIM_HD u64 step_sa_request(const SimView& s, int rep, int r, int gp, int it) {
   const int p0 = s.port_offset[r];
   const long long ip = s.pp(rep, gp);
   if (it == 0) s.sa_accept[ip] = -1;
@@ -48,26 +49,29 @@ FLITSIM_HD void step_sa_request(const SimView& s, int rep, int r, int gp, int it
       if (o >= 0 && s.sa_match[s.pp(rep, p0 + o)] < 0) wanted |= u64(1) << o;
     }
   s.sa_request[ip] = wanted;
+  return wanted;
 }
 
-FLITSIM_HD void step_sa_grant(const SimView& s, int rep, int r, int out) {
-  const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0;
+// `inputs`: the router's input ports (local bits) requesting some output this iteration.
+FLITSIM_HD void step_sa_grant(const SimView& s, int rep, int r, int out, u64 inputs) {
+  const int p0 = s.port_offset[r];
   const u64 me_bit = u64(1) << (out - p0);
   u64 requests = 0;  // inputs requesting this output
-  for (int i = 0; i < radix; ++i)
-    if (s.sa_request[s.pp(rep, p0 + i)] & me_bit) requests |= u64(1) << i;
+  for (; inputs; inputs &= inputs - 1)
+    if (s.sa_request[s.pp(rep, p0 + lowest_bit(inputs))] & me_bit) requests |= u64(1) << lowest_bit(inputs);
   const long long op = s.pp(rep, out);
   s.sa_grant[op] = requests ? rr_pick(requests, s.out_rr[op]) : -1;
 }
 
-FLITSIM_HD void step_sa_accept(const SimView& s, int rep, int r, int gp, int it) {
+// Returns the output accepted (a local bit), or 0.
+FLITSIM_HD u64 step_sa_accept(const SimView& s, int rep, int r, int gp, int it, u64 inputs) {
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, me = gp - p0;
   const long long ip = s.pp(rep, gp);
-  if (!s.sa_request[ip]) return;  // granted only what it requested
-  u64 grants = 0;                 // outputs granting this input
-  for (int o = 0; o < radix; ++o)
-    if (s.sa_grant[s.pp(rep, p0 + o)] == me) grants |= u64(1) << o;
-  if (!grants) return;
+  if (!((inputs >> me) & 1)) return 0;  // granted only what it requested
+  u64 grants = 0;  // outputs granting this input (grant ran this iteration for each it requested)
+  for (u64 m = s.sa_request[ip]; m; m &= m - 1)
+    if (s.sa_grant[s.pp(rep, p0 + lowest_bit(m))] == me) grants |= u64(1) << lowest_bit(m);
+  if (!grants) return 0;
   const int o = rr_pick(grants, s.acc_rr[ip]);
   // The input's VC for output o nearest after its VC pointer.
   u64 for_o = 0;
@@ -78,6 +82,7 @@ FLITSIM_HD void step_sa_accept(const SimView& s, int rep, int r, int gp, int it)
   s.sa_accept[ip] = o;
   s.in_rr[ip] = next_mod(v, s.sz.V);
   if (it == 0) s.acc_rr[ip] = next_mod(o, radix);
+  return u64(1) << o;
 }
 
 FLITSIM_HD void step_sa_update(const SimView& s, int rep, int r, int out, int it) {

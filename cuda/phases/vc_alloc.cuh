@@ -19,7 +19,8 @@ constexpr int kMaxVcs = 64;      // VCs per port fit the 64-bit occupancy masks 
 // Distance from round-robin pointer `rr` to index i among n entries.
 FLITSIM_HD int rr_distance(int i, int rr, int n) { return i >= rr ? i - rr : i - rr + n; }
 
-FLITSIM_HD void step_va_request(const SimView& s, int rep, int r, int gp) {
+// Returns the output ports (local bits) this input requests, for the executor's skip masks.
+FLITSIM_HD u64 step_va_request(const SimView& s, int rep, int r, int gp) {
   const int p0 = s.port_offset[r];
   u64 requested = 0;
   for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {
@@ -39,14 +40,17 @@ FLITSIM_HD void step_va_request(const SimView& s, int rep, int r, int gp) {
     requested |= u64(1) << (out - p0);
   }
   s.va_request[s.pp(rep, gp)] = requested;
+  return requested;
 }
 
-FLITSIM_HD void step_va_grant(const SimView& s, int rep, int r, int out) {
+// `inputs`: the router's input ports (local bits) that made a request this cycle.
+FLITSIM_HD void step_va_grant(const SimView& s, int rep, int r, int out, u64 inputs) {
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, V = s.sz.V, n_ivc = radix * V;
   const u64 me_bit = u64(1) << (out - p0);
   int winner[kMaxVcs];  // per output VC: requester (local input VC index), −1 none
   bool any = false;
-  for (int i = 0; i < radix; ++i) {
+  for (; inputs; inputs &= inputs - 1) {
+    const int i = lowest_bit(inputs);
     if (!(s.va_request[s.pp(rep, p0 + i)] & me_bit)) continue;
     if (!any)
       for (int w = 0; w < V; ++w) winner[w] = -1;
