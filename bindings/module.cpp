@@ -180,6 +180,7 @@ py::dict simulate(const py::dict& cfg, const std::string& backend, int threads, 
   }
   py::dict d;
   d["backend"] = out.backend;
+  d["schedule"] = out.schedule;
   d["cycles"] = out.cycles;
   d["wall_seconds"] = out.wall_seconds;
   d["state_bytes"] = out.state_bytes;

@@ -57,7 +57,7 @@ class CpuBackend : public Backend {
   void download(HostState&) override {}
 
  private:
-  static constexpr int kMinRoutersPerThread = 16;
+  static constexpr int kMinRoutersPerThread = 64;  // measured: docs/gpu.md, CPU executor
 
   // One thread; routers of each cycle and ports of each step in the test order.
   void run_in_test_order(long long t0, long long n) {
@@ -92,7 +92,7 @@ bool cuda_usable(std::string* why_not) {
   if (why_not) *why_not = "this build of flitsim has no CUDA backend (built without nvcc)";
   return false;
 }
-std::unique_ptr<Backend> make_cuda_backend() { return nullptr; }
+std::unique_ptr<Backend> make_cuda_backend(CudaSchedule) { return nullptr; }
 #endif
 
 }  // namespace flitsim

@@ -11,15 +11,15 @@ namespace flitsim {
 
 namespace {
 
-std::unique_ptr<Backend> choose_backend(const std::string& want, int threads) {
+std::unique_ptr<Backend> choose_backend(const std::string& want, int threads, CudaSchedule schedule) {
   if (want == "cpu") return make_cpu_backend(threads);
   std::string why;
   if (want == "cuda") {
     if (!cuda_usable(&why)) throw ConfigError("backend: cuda was requested but " + why);
-    return make_cuda_backend();
+    return make_cuda_backend(schedule);
   }
   if (want != "auto") throw ConfigError("backend: must be auto, cpu or cuda, got \"" + want + "\"");
-  return cuda_usable(nullptr) ? make_cuda_backend() : make_cpu_backend(threads);
+  return cuda_usable(nullptr) ? make_cuda_backend(schedule) : make_cpu_backend(threads);
 }
 
 // Sum of replica rep's slice of an array with n entries per replica.
@@ -130,7 +130,7 @@ long long run_workload(Backend& backend, HostState& h, const EngineConfig& cfg, 
 RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::string& backend_name, int threads,
                      const ProgressFn& progress) {
   HostState h = make_initial_state(topo, cfg);  // validates before anything runs
-  std::unique_ptr<Backend> backend = choose_backend(backend_name, threads);
+  std::unique_ptr<Backend> backend = choose_backend(backend_name, threads, cfg.schedule);
   const auto start = std::chrono::steady_clock::now();
   backend->upload(h);
 
@@ -177,6 +177,7 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
 
   RunOutput out;
   out.backend = backend->name();
+  out.schedule = backend->schedule();
   out.cycles = t;
   out.wall_seconds = std::chrono::duration<double>(stop - start).count();
   out.state_bytes = h.bytes();

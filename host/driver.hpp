@@ -40,6 +40,7 @@ struct ReplicaStats {
 
 struct RunOutput {
   std::string backend;
+  std::string schedule;  // the CUDA schedule that ran ("" on the CPU)
   long long cycles = 0;
   double wall_seconds = 0;
   size_t state_bytes = 0;

@@ -86,6 +86,8 @@ EngineConfig parse_engine_config(const Params& router, const Params& channels, c
   if (c.batches > c.measure)
     sim.fail("batches", "must be <= sim.measure = " + std::to_string(c.measure) + ", got " + std::to_string(c.batches));
   c.chunk = sim.get_int_min("chunk", 1, c.chunk);
+  if (sim.has("schedule") && !parse_schedule(sim.get_str("schedule"), &c.schedule))
+    sim.fail("schedule", "must be one of " + schedule_names() + ", got \"" + sim.get_str("schedule") + "\"");
   c.saturation_tolerance = sim.get_float("saturation_tolerance", c.saturation_tolerance);
   if (!(c.saturation_tolerance >= 0 && c.saturation_tolerance <= 1))
     sim.fail("saturation_tolerance", "must be in [0, 1]");

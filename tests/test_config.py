@@ -30,7 +30,8 @@ def test_empty_config_gets_every_default():
     assert cfg["traffic"]["load"] == 0.1 and cfg["traffic"]["pattern"] == "uniform"
     assert cfg["sim"] == {"warmup": 1000, "measure": 2000, "seed": 1, "drain_limit": 50000,
                           "watchdog": 5000, "packet_slots": 0, "latency_bins": 16384,
-                          "chunk": 128, "saturation_tolerance": 0.05, "batches": 10}
+                          "chunk": 128, "saturation_tolerance": 0.05, "batches": 10,
+                          "schedule": "auto"}
     assert cfg["routing"] == {"algorithm": "min", "deadlock_avoidance": True}
 
 

@@ -63,7 +63,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "routing": {"algorithm": "min", "deadlock_avoidance": True},
     "traffic": {"pattern": "uniform", "load": 0.1, "packet_size": 1, "placement": "contiguous"},
     "sim": {"warmup": 1000, "measure": 2000, "seed": 1, "drain_limit": 50000, "watchdog": 5000,
-            "packet_slots": 0, "latency_bins": 16384, "chunk": 128, "saturation_tolerance": 0.05, "batches": 10},
+            "packet_slots": 0, "latency_bins": 16384, "chunk": 128, "saturation_tolerance": 0.05, "batches": 10,
+            "schedule": "auto"},
 }
 SECTIONS = tuple(DEFAULTS)
 # Tables that are allowed but not filled in by default: they appear in the normalised dict
@@ -175,6 +176,7 @@ SCHEMA: dict[str, dict[str, Checker]] = {
         "warmup": _int(0), "measure": _int(1), "seed": _int(0), "drain_limit": _int(1),
         "watchdog": _int(1), "packet_slots": _int(0), "latency_bins": _int(16),
         "chunk": _int(1), "saturation_tolerance": _float(0, 1), "batches": _int(1),
+        "schedule": _choice(("auto", "router", "block", "graph", "persistent")),  # host/backend.hpp
     },
 }
 _channel_latency = _int(1)
