@@ -1,6 +1,6 @@
 // What a routing function returns for a head flit: the output port and the range of output
 // VCs its deadlock-avoidance class allows (DESIGN.md §5). Each routing lives in its own file
-// in this folder and is dispatched by route.cuh.
+// in this folder and is dispatched by dispatch.cuh.
 #pragma once
 #include "../rng.cuh"
 #include "../state.cuh"
