@@ -8,6 +8,7 @@
 
 #include "host/backend.hpp"
 #include "host/driver.hpp"
+#include "host/routing_choice.hpp"
 #include "host/topology.hpp"
 
 namespace py = pybind11;
@@ -254,6 +255,39 @@ PYBIND11_MODULE(_core, m) {
       "build_topology", [](py::dict sec) { return topology_dict(build_topology(to_params("topology", sec))); },
       py::arg("section"), "Build the topology tables of a [topology] section.");
   m.def("topology_kinds", &topology_kinds);
+  m.def(
+      "routings",
+      []() {
+        // The routing registry (cuda/routing/registry.h), one dict per routing function.
+        py::list out;
+        for (const RoutingInfo& i : routing_registry()) {
+          py::dict d;
+          d["kind"] = i.kind_name, d["id"] = int(i.kind), d["algorithm"] = i.algorithm, d["family"] = i.family;
+          d["header"] = std::string("cuda/routing/") + i.header, d["eject"] = i.eject, d["sensing"] = i.sensing;
+          d["table"] = i.table;
+          out.append(d);
+        }
+        return out;
+      },
+      "The routing registry: kind, algorithm name, topology family, header, ejection, sensing, host table.");
+  m.def(
+      "routing_setup",
+      [](const py::dict& cfg) {
+        // The engine's routing choice for a configuration: the registry line and its VC classes.
+        const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
+        const EngineConfig ec = parse_engine_config(
+            to_params("router", section(cfg, "router")), to_params("channels", section(cfg, "channels")),
+            to_params("routing", section(cfg, "routing")), to_params("traffic", section(cfg, "traffic")),
+            to_params("sim", section(cfg, "sim")));
+        const HostState h = make_initial_state(topo, ec);
+        const RoutingInfo& i = routing_info(h.prm.routing);
+        py::dict d;
+        d["kind"] = i.kind_name, d["algorithm"] = i.algorithm, d["family"] = i.family;
+        d["vc_classes"] = h.prm.vc_classes, d["phase_classes"] = h.prm.phase_classes;
+        d["valiant_any"] = h.prm.valiant_any;
+        return d;
+      },
+      py::arg("config"), "The routing the engine runs for a configuration and its VC classes.");
   m.def(
       "router_distances",
       [](py::dict sec) {

@@ -7,24 +7,15 @@
 #pragma once
 #include "flit.cuh"
 #include "hd.cuh"
+#include "routing/registry.h"
 
 namespace flitsim {
 
+// One enumerator per line of the routing registry (routing/registry.h).
 enum class RoutingKind : int32_t {
-  DragonflyMin = 0,       // routing/dragonfly_min.cuh
-  TableMin = 1,           // routing/table_min.cuh
-  DragonflyValiant = 2,   // routing/dragonfly_valiant.cuh (restricted or any)
-  TableValiant = 3,       // routing/table_valiant.cuh
-  DragonflyUgal = 4,      // routing/dragonfly_ugal.cuh (UGAL-L over MIN and VR/VA)
-  TableUgal = 5,          // routing/table_ugal.cuh (UGAL-L over table MIN and Valiant)
-  HyperxDor = 6,          // routing/hyperx_dor.cuh
-  HyperxClosAd = 7,       // routing/hyperx_closad.cuh
-  HyperxDimWar = 8,       // routing/hyperx_dimwar.cuh
-  HyperxOmniWar = 9,      // routing/hyperx_omniwar.cuh
-  UpDown = 10,            // routing/updown.cuh (trees)
-  DragonflyUgalG = 11,    // routing/dragonfly_ugalg.cuh (UGAL-G: path queues from the snapshot)
-  TableUgalG = 12,        // routing/table_ugalg.cuh (UGAL-G on table-routed topologies)
-  DragonflyPar = 13,      // routing/dragonfly_par.cuh (progressive adaptive routing)
+#define FLITSIM_ROUTING_ENUM(Kind, id, ...) Kind = id,
+  FLITSIM_ROUTINGS(FLITSIM_ROUTING_ENUM)
+#undef FLITSIM_ROUTING_ENUM
 };
 // Destination patterns (traffic/patterns.cuh); all but uniform work on process ranks, which
 // traffic.placement maps to nodes.

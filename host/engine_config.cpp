@@ -1,5 +1,7 @@
 #include "engine_config.hpp"
 
+#include "routing_choice.hpp"
+
 #include "cuda/phases/switch_alloc.cuh"  // kMaxRadix
 #include "cuda/traffic/injection.cuh"     // burst_initial
 #include "seeded_random.hpp"
@@ -107,134 +109,6 @@ void check_channel_keys(const Topology& t, const EngineConfig& cfg) {
     for (auto& n : t.class_names) known += (known.empty() ? "" : ", ") + n;
     cfg.channels.fail(k, "no channel class \"" + k + "\" in topology " + t.kind + " (classes: " + known + ")");
   }
-}
-
-// The algorithms each topology kind supports (docs/routing.md).
-std::vector<std::string> supported_algorithms(const Topology& t, bool dragonfly) {
-  if (dragonfly) return {"min", "valiant", "ugal", "ugal-g", "par"};
-  if (t.kind == "hyperx") return {"min", "valiant", "ugal", "ugal-g", "dor", "clos-ad", "dimwar", "omniwar"};
-  if (t.kind == "fattree" || t.kind == "xgft") return {"min", "valiant", "ugal", "ugal-g", "updown"};
-  return {"min", "valiant", "ugal", "ugal-g"};
-}
-
-// HyperX tables for the coordinate routings, in the layout of cuda/routing/hyperx_common.cuh.
-std::vector<int32_t> hyperx_rt_table(const Topology& t, const std::string& algorithm) {
-  const Params where("routing");
-  const std::vector<int32_t>& W = t.tables.at("widths");
-  const std::vector<int32_t>& gap = t.tables.at("gap");
-  const int32_t D = int32_t(W.size());
-  for (int32_t d = 0; d < D; ++d)
-    if (gap[d] != 1)
-      where.fail("algorithm", "\"" + algorithm + "\" needs every HyperX dimension fully connected (gap 1), got gap " +
-                                  std::to_string(gap[d]) + " in dimension " + std::to_string(d) +
-                                  "; use min, valiant or ugal on express meshes");
-  if (D > 64) where.fail("algorithm", "\"" + algorithm + "\" supports at most 64 dimensions");
-  const std::vector<int32_t>& off = t.tables.at("dim_offset");
-  const std::vector<int32_t>& ports = t.tables.at("dim_port");
-  std::vector<int32_t> rt{D, off[D]};
-  rt.insert(rt.end(), W.begin(), W.end());
-  int32_t stride = 1;
-  for (int32_t d = 0; d < D; ++d) rt.push_back(stride), stride *= W[d];
-  const std::vector<int32_t>& trunk = t.tables.at("trunking");
-  rt.insert(rt.end(), trunk.begin(), trunk.end());
-  rt.insert(rt.end(), off.begin(), off.end());
-  rt.insert(rt.end(), ports.begin(), ports.end());
-  return rt;
-}
-
-// Which routing function runs, and how many deadlock-avoidance VC classes it needs here.
-void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vector<uint8_t>* dist,
-                    SimParams& prm, std::vector<int32_t>& rt_table) {
-  const Params where("routing");
-  const std::string& alg = cfg.algorithm;
-  const bool dragonfly = t.kind == "dragonfly" && t.tables.count("gateway_offset");
-  const std::vector<std::string> supported = supported_algorithms(t, dragonfly);
-  if (std::find(supported.begin(), supported.end(), alg) == supported.end()) {
-    std::string list;
-    for (const auto& a : supported) list += (list.empty() ? "" : ", ") + a;
-    where.fail("algorithm", "\"" + alg + "\" is not supported on " + t.kind + " (" + t.kind + " supports: " + list + ")");
-  }
-  const bool valiant = alg == "valiant", ugal_g = alg == "ugal-g", par = alg == "par";
-  const bool ugal = alg == "ugal" || ugal_g || par;  // the UGAL family: cost rule, candidates, offset
-  if (!cfg.valiant.empty() && (valiant || ugal) && !dragonfly)
-    where.fail("valiant", "only applies to dragonflies (generic Valiant on " + t.kind +
-                              " draws any router with terminals); leave it unset");
-  // Selection: random per packet and hop unless adaptive; up*/down* defaults to D-mod-k.
-  const std::string& sel = cfg.selection;
-  if (sel == "dmodk" && alg != "updown")
-    where.fail("selection", "\"dmodk\" only applies to algorithm \"updown\" (trees), not \"" + alg + "\"");
-  prm.selection = sel == "adaptive" ? Selection::Adaptive
-                  : (sel == "dmodk" || (sel.empty() && alg == "updown")) ? Selection::DModK
-                                                                         : Selection::Oblivious;
-  // UGAL-L and the weighted HyperX routings (fixed point, see SimParams).
-  prm.n_indirect = cfg.n_indirect > 0 ? cfg.n_indirect : dragonfly ? 1 : 4;
-  prm.penalty_x256 = int32_t(std::llround(cfg.penalty * 256.0));
-  prm.ugal_cost = cfg.cost == "hops" ? UgalCost::Hops : cfg.cost == "booksim" ? UgalCost::BookSim : UgalCost::Queue;
-  // Non-minimal bias: BookSim's 30 flits for its rule; 4 flits for the weighted HyperX routings,
-  // which with 0 (SuperSim's setting) deroute at low load on the few flits a busy port always
-  // has in flight (docs/routing.md); 0 for the other UGAL rules (P3's formulas).
-  const bool weighted = alg == "clos-ad" || alg == "dimwar" || alg == "omniwar";
-  prm.ugal_offset = cfg.offset >= 0 ? cfg.offset : prm.ugal_cost == UgalCost::BookSim && ugal ? 30 : weighted ? 4 : 0;
-  prm.threshold_x256 = std::llround(cfg.threshold / 100.0 * double(cfg.vcs) * double(cfg.buffer) * 256.0);
-  prm.multi_deroute = cfg.multi_deroute;
-  if (dragonfly) {
-    if (alg == "min") {
-      prm.routing = RoutingKind::DragonflyMin;
-      prm.vc_classes = 2;  // L0 R0 L1
-      return;
-    }
-    if (t.attrs.at("groups") < 3)
-      where.fail("algorithm", "\"" + alg + "\" on a dragonfly needs at least 3 groups, got " +
-                                  std::to_string(t.attrs.at("groups")));
-    prm.routing = par      ? RoutingKind::DragonflyPar
-                  : ugal_g ? RoutingKind::DragonflyUgalG
-                  : ugal   ? RoutingKind::DragonflyUgal
-                           : RoutingKind::DragonflyValiant;
-    prm.valiant_any = cfg.valiant == "any";
-    prm.vc_classes = prm.valiant_any ? 4 : 3;  // L0 R0 L1 | L2 R1 L3, or L0 R0 | L1 R1 L2
-    if (par) ++prm.vc_classes;                 // + L0 for minimal hops in the source group (dragonfly_par.cuh)
-    if (ugal_g) prm.snapshot_period = cfg.snapshot_period;
-    return;
-  }
-  if (t.kind == "hyperx" && (alg == "dor" || alg == "clos-ad" || alg == "dimwar" || alg == "omniwar")) {
-    rt_table = hyperx_rt_table(t, alg);
-    const int32_t D = rt_table[0];
-    if (alg == "dor") prm.routing = RoutingKind::HyperxDor, prm.vc_classes = 1;
-    if (alg == "clos-ad") prm.routing = RoutingKind::HyperxClosAd, prm.vc_classes = 2;
-    if (alg == "dimwar") prm.routing = RoutingKind::HyperxDimWar, prm.vc_classes = 2;
-    if (alg == "omniwar") {
-      prm.routing = RoutingKind::HyperxOmniWar;
-      prm.vc_classes = prm.phase_classes = D + (cfg.deroutes >= 0 ? cfg.deroutes : D);  // N + M
-    }
-    return;
-  }
-  int diameter = 0;
-  for (uint8_t d : *dist) diameter = std::max<int>(diameter, d);
-  auto it = t.attrs.find("min_vc_classes");
-  const int32_t min_classes = it != t.attrs.end() ? int32_t(it->second) : std::max(1, diameter);
-  if (alg == "min" || alg == "updown") {
-    prm.routing = alg == "min" ? RoutingKind::TableMin : RoutingKind::UpDown;
-    prm.vc_classes = min_classes;  // trees: 1 (up*/down*)
-    return;
-  }
-  // Valiant and UGAL: routers with terminals (the candidates) and each one's position among them.
-  std::vector<int32_t> list, pos(t.num_routers, -1);
-  for (int32_t r = 0; r < t.num_routers; ++r)
-    for (int32_t gp = t.port_offset[r]; gp < t.port_offset[r + 1]; ++gp)
-      if (t.port_node[gp] >= 0) {
-        pos[r] = int32_t(list.size());
-        list.push_back(r);
-        break;
-      }
-  if (list.size() < 3)
-    where.fail("algorithm", "\"" + alg + "\" needs at least 3 routers with terminals, got " +
-                                std::to_string(list.size()));
-  rt_table = list;
-  rt_table.insert(rt_table.end(), pos.begin(), pos.end());
-  prm.routing = ugal_g ? RoutingKind::TableUgalG : ugal ? RoutingKind::TableUgal : RoutingKind::TableValiant;
-  if (ugal_g) prm.snapshot_period = cfg.snapshot_period;
-  prm.phase_classes = min_classes;
-  prm.vc_classes = 2 * min_classes;
 }
 
 // Uniform random permutation of [0, n) keyed by (seed, purpose).
@@ -554,7 +428,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
 
   // Routing tables.
   std::vector<uint8_t> dist;
-  const bool dragonfly = t.kind == "dragonfly" && t.tables.count("gateway_offset");
+  const bool dragonfly = dragonfly_tables(t);
   if (!dragonfly) {
     if (int64_t(sz.R) * sz.R > (int64_t(1) << 30))
       throw ConfigError("routing.algorithm: table-based minimal routing needs an R x R distance table; " +
@@ -565,15 +439,14 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
     sz.dist_R = sz.R;
   }
   std::vector<int32_t> rt_table;
-  choose_routing(t, cfg, &dist, prm, rt_table);
+  choose_routing(t, cfg, dist, prm, rt_table);
+  const RoutingInfo& routing = routing_info(prm.routing);
   sz.rt_len = int32_t(rt_table.size());
   if (!cfg.deadlock_avoidance) prm.vc_classes = 1;
-  if (prm.routing == RoutingKind::DragonflyUgal || prm.routing == RoutingKind::TableUgal ||
-      prm.routing == RoutingKind::DragonflyUgalG || prm.routing == RoutingKind::TableUgalG ||
-      prm.routing == RoutingKind::DragonflyPar ||
-      prm.routing == RoutingKind::HyperxClosAd || prm.routing == RoutingKind::HyperxDimWar ||
-      prm.routing == RoutingKind::HyperxOmniWar || (dragonfly && prm.selection == Selection::Adaptive))
-    sz.demand_P = sz.P;  // adaptive choices sense local output queues too (port_congestion)
+  // Adaptive choices sense local output queues (port_congestion): the routings that declare
+  // it, and the adaptive global-link choice of every dragonfly routing (dragonfly_links.cuh).
+  if (std::string(routing.sensing) != "none" || (dragonfly && prm.selection == Selection::Adaptive))
+    sz.demand_P = sz.P;
   if (prm.snapshot_period > 0) sz.snap_P = sz.P;  // UGAL-G: the congestion snapshot (routing/snapshot.cuh)
   prm.sa_iterations = cfg.sa_iterations;
   if (t.max_radix() > kMaxRadix)
@@ -581,9 +454,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
                       "allocator handles at most " + std::to_string(kMaxRadix));
   if (sz.V < prm.vc_classes)
     throw ConfigError("router.vcs: routing \"" + cfg.algorithm + "\"" +
-                      (dragonfly && prm.routing != RoutingKind::DragonflyMin
-                           ? (prm.valiant_any ? " (any)" : " (restricted)")
-                           : "") +
+                      (std::string(routing.table) == "df_groups" ? (prm.valiant_any ? " (any)" : " (restricted)") : "") +
                       " on " + t.kind + " needs at least " +
                       std::to_string(prm.vc_classes) + " VCs (one per deadlock-avoidance class), got " +
                       std::to_string(sz.V));

@@ -19,6 +19,14 @@
 
 namespace flitsim {
 
+// Registry fields (registry.h) as code: who ejects at the destination, and the arguments of
+// each sensing kind (snapshot routings read the snapshot half of cycle t).
+#define FLITSIM_EJECTS_AT_DEST_dest true
+#define FLITSIM_EJECTS_AT_DEST_self false
+#define FLITSIM_ROUTE_CALL_none(fn) fn(s, rep, r, p)
+#define FLITSIM_ROUTE_CALL_demand(fn) fn(s, rep, r, p)
+#define FLITSIM_ROUTE_CALL_snapshot(fn) fn(s, rep, r, p, snap_read_base(s, rep, t))
+
 FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pid, long long t) {
   PacketInfo p;
   p.pid = pid;
@@ -26,27 +34,15 @@ FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pi
   p.src_router = s.port_router[s.node_port[pid / s.sz.S]];
   p.dst_port = s.node_port[s.pk_dst[p.slot]];
   p.dst_router = s.port_router[p.dst_port];
-  switch (s.prm.routing) {  // routings with phases decide themselves when to eject
-    case RoutingKind::DragonflyValiant: return route_dragonfly_valiant(s, rep, r, p);
-    case RoutingKind::DragonflyUgal: return route_dragonfly_ugal(s, rep, r, p);
-    case RoutingKind::TableValiant: return route_table_valiant(s, rep, r, p);
-    case RoutingKind::TableUgal: return route_table_ugal(s, rep, r, p);
-    case RoutingKind::DragonflyUgalG: return route_dragonfly_ugalg(s, rep, r, p, snap_read_base(s, rep, t));
-    case RoutingKind::TableUgalG: return route_table_ugalg(s, rep, r, p, snap_read_base(s, rep, t));
-    case RoutingKind::DragonflyPar: return route_dragonfly_par(s, rep, r, p);
-    case RoutingKind::HyperxClosAd: return route_hyperx_closad(s, rep, r, p);
-    default: break;
+  switch (s.prm.routing) {  // one case per registry line; no default, so none is forgotten
+#define FLITSIM_ROUTE_CASE(Kind, id, alg, family, header, route_fn, classes_fn, eject, sensing, table) \
+  case RoutingKind::Kind:                                                                         \
+    if (FLITSIM_EJECTS_AT_DEST_##eject && p.dst_router == r) return eject_choice(s, p);          \
+    return FLITSIM_ROUTE_CALL_##sensing(route_fn);
+    FLITSIM_ROUTINGS(FLITSIM_ROUTE_CASE)
+#undef FLITSIM_ROUTE_CASE
   }
-  if (p.dst_router == r) return eject_choice(s, p);
-  switch (s.prm.routing) {
-    case RoutingKind::DragonflyMin: return route_dragonfly_min(s, rep, r, p);
-    case RoutingKind::HyperxDor: return route_hyperx_dor(s, rep, r, p);
-    case RoutingKind::HyperxDimWar: return route_hyperx_dimwar(s, rep, r, p);
-    case RoutingKind::HyperxOmniWar: return route_hyperx_omniwar(s, rep, r, p);
-    case RoutingKind::UpDown: return route_updown(s, rep, r, p);
-    case RoutingKind::TableMin:
-    default: return route_table_min(s, rep, r, p);
-  }
+  return RouteChoice{-1, 0, 0};  // unreachable; phase_route would count a route failure
 }
 
 }  // namespace flitsim

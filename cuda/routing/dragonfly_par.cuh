@@ -32,6 +32,9 @@ namespace flitsim {
 
 constexpr int kSaltPar = 0x70000;  // + 256·hops + 4·candidate (+1): draws of each re-evaluation
 
+// Valiant's classes plus L0 for the minimal hops in the source group.
+inline VcClasses classes_dragonfly_par(const ClassInputs& in) { return {in.valiant_any ? 5 : 4}; }
+
 FLITSIM_HD RouteChoice route_dragonfly_par(const SimView& s, int rep, int r, const PacketInfo& p) {
   const bool any = s.prm.valiant_any;
   const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;

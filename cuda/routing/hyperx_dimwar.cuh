@@ -19,6 +19,8 @@
 
 namespace flitsim {
 
+inline VcClasses classes_hyperx_dimwar(const ClassInputs&) { return {2}; }  // minimal, deroute
+
 FLITSIM_HD RouteChoice route_hyperx_dimwar(const SimView& s, int rep, int r, const PacketInfo& p) {
   const Hx hx = hyperx(s);
   const int32_t st = s.pk_route[p.slot];

@@ -20,6 +20,13 @@
 
 namespace flitsim {
 
+// N + M distance classes; phase_classes holds them too, so the deroute rule survives
+// routing.deadlock_avoidance = false.
+inline VcClasses classes_hyperx_omniwar(const ClassInputs& in) {
+  const int32_t n = in.dims + (in.deroutes >= 0 ? in.deroutes : in.dims);
+  return {n, n};
+}
+
 FLITSIM_HD RouteChoice route_hyperx_omniwar(const SimView& s, int rep, int r, const PacketInfo& p) {
   const Hx hx = hyperx(s);
   const int32_t st = s.pk_route[p.slot];

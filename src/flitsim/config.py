@@ -16,6 +16,8 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from . import _core
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
@@ -48,8 +50,8 @@ TOPOLOGY_KEYS: dict[str, tuple[str, ...]] = {
 # Only the default topology gets Python-side defaults; other kinds' builders decide theirs.
 TOPOLOGY_DEFAULTS: dict[str, dict[str, Any]] = {"dragonfly": {"p": 4, "a": 8, "h": 4}}
 
-ALGORITHMS = ("min", "valiant", "ugal", "ugal-g", "par", "dor", "clos-ad", "dimwar", "omniwar",
-              "updown")
+# routing.algorithm names, from the engine's routing registry (cuda/routing/registry.h).
+ALGORITHMS = tuple(dict.fromkeys(r["algorithm"] for r in _core.routings()))
 PATTERNS = ("uniform", "bitcomp", "bitrev", "transpose", "shuffle", "tornado", "neighbor",
             "randperm", "shift", "group-shift", "worst-case", "urb", "swap2", "dcr", "hotspot")
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from . import topology as _topology
 
-__all__ = ["DeadlockReport", "check_deadlock", "vc_classes", "main"]
+__all__ = ["DeadlockReport", "check_deadlock", "main"]
 
 Hop = tuple[tuple[int, ...], int, int]  # (alternative output ports, vc_lo, vc_hi)
 
@@ -58,22 +58,6 @@ class DeadlockReport:
 
 def _section(cfg: dict, name: str) -> dict:
     return dict(cfg.get(name, {}) or {})
-
-
-def vc_classes(t: _topology.TopologyTables, routing: dict, dist: np.ndarray | None) -> int:
-    """Deadlock-avoidance classes of the routing on this topology (host/engine_config.cpp)."""
-    alg = routing.get("algorithm", "min")
-    if not routing.get("deadlock_avoidance", True):
-        return 1
-    if t.kind == "dragonfly":
-        if alg == "min":
-            return 2
-        return (4 if routing.get("valiant") == "any" else 3) + (alg == "par")  # PAR: + L0 for minimal hops
-    if t.kind == "hyperx" and alg in ("dor", "clos-ad", "dimwar", "omniwar"):
-        n = len(t.tables["widths"])
-        return {"dor": 1, "clos-ad": 2, "dimwar": 2}.get(alg, n + routing.get("deroutes", n))
-    base = int(t.attrs.get("min_vc_classes", max(1, int(dist.max()))))
-    return base if alg in ("min", "updown") else 2 * base
 
 
 class _Graph:
@@ -131,18 +115,17 @@ def _find_cycle(g: dict[int, set[int]]) -> list[int]:
 class _Checker:
     def __init__(self, cfg: dict):
         from . import _core
-        _core.state_layout(cfg, 1)  # the engine's own checks: supported pair, router.vcs, ...
+        # The engine's own choice and checks (supported pair, router.vcs, ...): the routing's
+        # registry line (cuda/routing/registry.h) and its VC classes.
+        self.setup = _core.routing_setup(cfg)
         self.cfg = cfg
         self.t = _topology.build(cfg)
         self.routing = _section(cfg, "routing")
         self.alg = self.routing.get("algorithm", "min")
         self.V = int(_section(cfg, "router").get("vcs", 4))
         t = self.t
-        self.dist = None if t.kind == "dragonfly" else _topology._distances(t).astype(np.int64)
-        self.C = vc_classes(t, self.routing, self.dist)
-        if self.V < self.C:
-            raise ValueError(f"router.vcs: routing \"{self.alg}\" on {t.kind} needs at least {self.C} VCs "
-                             f"(one per deadlock-avoidance class), got {self.V}")
+        self.dist = None if self.setup["family"] == "Dragonfly" else _topology._distances(t).astype(np.int64)
+        self.C = int(self.setup["vc_classes"])
         self.term = np.flatnonzero(np.bincount(t.port_router[t.node_port], minlength=t.num_routers) > 0)
         self.peer_router = np.where(t.peer_port >= 0, t.port_router[np.maximum(t.peer_port, 0)], -1)
         self.g = _Graph()
@@ -279,8 +262,10 @@ class _Checker:
         return first, last
 
     def table(self):
-        # Classes of one minimal phase (engine: phase_classes), clamped to C − 1 by cls().
-        c = int(self.t.attrs.get("min_vc_classes", max(1, int(self.dist.max()))))
+        # Classes of one minimal phase (engine: phase_classes of the Valiant family; a minimal
+        # routing's distance classes are its C), clamped to C − 1 by cls().
+        two_phase = self.alg in ("valiant", "ugal", "ugal-g")
+        c = int(self.setup["phase_classes"]) if two_phase else self.C
         block0 = lambda k: self.cls(min(k, c - 1))                       # noqa: E731
         block1 = lambda k: self.cls(c + min(k, c - 1))                   # noqa: E731
         pairs = list(itertools.permutations(self.term, 2))
@@ -394,21 +379,17 @@ class _Checker:
                     stack.append((y, k + 1, -1 if minimal else d, not minimal, h))
 
     def routing_classes_omni(self) -> int:
-        n = len(self.W)
-        return n + self.routing.get("deroutes", n)  # N + M, also without deadlock avoidance
+        return int(self.setup["phase_classes"])  # N + M, also without deadlock avoidance
 
     def run(self) -> DeadlockReport:
         t = self.t
-        if t.kind == "dragonfly":
-            if self.alg not in ("min", "valiant", "ugal", "ugal-g", "par"):
-                raise ValueError(f'routing.algorithm: "{self.alg}" is not supported on dragonfly')
+        family = self.setup["family"]  # the engine already rejected unsupported pairs
+        if family == "Dragonfly":
             self.dragonfly()
-        elif t.kind == "hyperx" and self.alg in ("dor", "clos-ad", "dimwar", "omniwar"):
+        elif family == "Hyperx":
             self.hyperx()
-        elif self.alg in ("min", "valiant", "ugal", "ugal-g") or (self.alg == "updown" and t.kind in ("fattree", "xgft")):
+        else:  # Table and Tree: the all-pairs distance table
             self.table()
-        else:
-            raise ValueError(f'routing.algorithm: "{self.alg}" is not supported on {t.kind}')
         g = self.g.vc_graph(self.V)
         nodes = set(g)
         for v in g.values():
