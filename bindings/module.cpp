@@ -9,6 +9,7 @@
 #include "host/backend.hpp"
 #include "host/driver.hpp"
 #include "host/routing_choice.hpp"
+#include "host/traffic_choice.hpp"
 #include "host/topology.hpp"
 
 namespace py = pybind11;
@@ -255,6 +256,7 @@ PYBIND11_MODULE(_core, m) {
       "build_topology", [](py::dict sec) { return topology_dict(build_topology(to_params("topology", sec))); },
       py::arg("section"), "Build the topology tables of a [topology] section.");
   m.def("topology_kinds", &topology_kinds);
+  m.def("patterns", &pattern_names, "traffic.pattern names (the host's pattern registry).");
   m.def(
       "routings",
       []() {

@@ -1,10 +1,10 @@
 #include "engine_config.hpp"
 
 #include "routing_choice.hpp"
+#include "traffic_choice.hpp"
 
 #include "cuda/phases/switch_alloc.cuh"  // kMaxRadix
 #include "cuda/traffic/injection.cuh"     // burst_initial
-#include "seeded_random.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -111,289 +111,6 @@ void check_channel_keys(const Topology& t, const EngineConfig& cfg) {
   }
 }
 
-// Uniform random permutation of [0, n) keyed by (seed, purpose).
-std::vector<int32_t> seeded_permutation(int32_t n, uint64_t seed, uint64_t purpose) {
-  return random_permutation(n, seed * 0x9E3779B97F4A7C15ull ^ (purpose * 0xD1B54A32D192ED03ull));
-}
-
-// HyperX rank coordinates (host/topologies/hyperx.cpp: rank = t + T·(x_0 + W_0·(x_1 + …))).
-struct HxShape {
-  int64_t T = 1;
-  std::vector<int64_t> W;
-  std::vector<int64_t> split(int64_t k, int64_t& t) const {
-    t = k % T;
-    k /= T;
-    std::vector<int64_t> x(W.size());
-    for (size_t d = 0; d < W.size(); ++d) x[d] = k % W[d], k /= W[d];
-    return x;
-  }
-  int64_t join(int64_t t, const std::vector<int64_t>& x) const {
-    int64_t r = 0;
-    for (size_t d = W.size(); d-- > 0;) r = r * W[d] + x[d];
-    return t + T * r;
-  }
-};
-
-HxShape hyperx_shape(const Topology& t, const Params& where, const std::string& pat) {
-  if (t.kind != "hyperx") where.fail("pattern", "\"" + pat + "\" needs a hyperx, not " + t.kind);
-  HxShape h;
-  h.T = t.attrs.at("terminals");
-  const std::vector<int32_t>& w = t.tables.at("widths");
-  h.W.assign(w.begin(), w.end());
-  return h;
-}
-
-// traffic.dims checked against D; `def` when unset.
-std::vector<int64_t> targeted_dims(const EngineConfig& cfg, const Params& where, size_t D,
-                                   const std::string& pat, std::vector<int64_t> def) {
-  std::vector<int64_t> dims = cfg.dims.empty() ? def : cfg.dims;
-  if (dims.empty()) where.fail("dims", "is required for pattern \"" + pat + "\" (a list of HyperX dimensions)");
-  std::vector<bool> seen(D, false);
-  for (int64_t d : dims) {
-    if (d < 0 || d >= int64_t(D))
-      where.fail("dims", "dimension " + std::to_string(d) + " is outside [0, " + std::to_string(D) + ")");
-    if (seen[size_t(d)]) where.fail("dims", "dimension " + std::to_string(d) + " is listed twice");
-    seen[size_t(d)] = true;
-  }
-  return dims;
-}
-
-// Swap-2 (P4 S2; TARGETS §3.5 item 1): even ranks move in dims[0], odd ranks in dims[1];
-// the coordinate is half-swapped, c -> c + ⌈W/2⌉ if c < ⌊W/2⌋ else c − ⌈W/2⌉ (an odd width's
-// middle coordinate stays); the terminal index is kept.
-std::vector<int32_t> swap2_map(const HxShape& h, const std::vector<int64_t>& dims, int64_t N) {
-  std::vector<int32_t> m(static_cast<size_t>(N));
-  for (int64_t k = 0; k < N; ++k) {
-    int64_t t;
-    std::vector<int64_t> x = h.split(k, t);
-    const size_t d = size_t(dims[size_t(k % 2)]);
-    const int64_t W = h.W[d], lo = W / 2, hi = (W + 1) / 2;
-    if (x[d] < lo) x[d] += hi;
-    else if (x[d] >= hi) x[d] -= hi;
-    m[size_t(k)] = int32_t(h.join(t, x));
-  }
-  return m;
-}
-
-// Dimension complement reverse (P4 DCR; TARGETS §3.5 item 1), any number D of dimensions:
-// x'_d = W − 1 − x_(D−1−d), terminal kept; needs W_d = W_(D−1−d).
-std::vector<int32_t> dcr_map(const HxShape& h, const Params& where, int64_t N) {
-  const size_t D = h.W.size();
-  for (size_t d = 0; d < D; ++d)
-    if (h.W[d] != h.W[D - 1 - d])
-      where.fail("pattern", "\"dcr\" needs widths that read the same reversed (W_d = W_(D-1-d)), got width " +
-                                std::to_string(h.W[d]) + " in dimension " + std::to_string(d) + " and " +
-                                std::to_string(h.W[D - 1 - d]) + " in dimension " + std::to_string(D - 1 - d));
-  std::vector<int32_t> m(static_cast<size_t>(N));
-  for (int64_t k = 0; k < N; ++k) {
-    int64_t t;
-    const std::vector<int64_t> x = h.split(k, t);
-    std::vector<int64_t> y(D);
-    for (size_t d = 0; d < D; ++d) y[d] = h.W[d] - 1 - x[D - 1 - d];
-    m[size_t(k)] = int32_t(h.join(t, y));
-  }
-  return m;
-}
-
-// Slim Fly worst case (P3:L294, Fig. 5; TARGETS §3.4 item 4): routers paired greedily so that
-// A -> C runs A–B–C and B -> D runs B–C–D, two distance-2 flows sharing the link B -> C; node i
-// of a router sends to node i of its partner. Routers left over take any free distance-2
-// destination (else any free one); a router left with only itself swaps with an earlier one.
-std::vector<int32_t> slimfly_worst_case(const Topology& t) {
-  const int32_t R = t.num_routers;
-  std::vector<std::vector<int32_t>> nb(static_cast<size_t>(R));
-  std::vector<std::vector<bool>> adj(static_cast<size_t>(R), std::vector<bool>(size_t(R), false));
-  for (int32_t gp = 0; gp < t.num_ports(); ++gp)
-    if (t.peer_port[gp] >= 0) {
-      const int32_t a = t.port_router[gp], b = t.port_router[t.peer_port[gp]];
-      if (!adj[a][b]) adj[a][b] = true, nb[a].push_back(b);
-    }
-  auto far = [&](int32_t a, int32_t c) { return a != c && !adj[a][c]; };
-  std::vector<int32_t> dst(static_cast<size_t>(R), -1);
-  std::vector<bool> taken(static_cast<size_t>(R), false);  // used as a destination
-  for (int32_t A = 0; A < R; ++A) {
-    if (dst[A] >= 0) continue;
-    bool done = false;
-    for (int32_t B : nb[A]) {
-      if (done) break;
-      if (dst[B] >= 0) continue;
-      for (int32_t C : nb[B]) {
-        if (done) break;
-        if (!far(A, C) || taken[C]) continue;
-        for (int32_t D : nb[C])
-          if (far(B, D) && !taken[D] && D != C) {
-            dst[A] = C, dst[B] = D, taken[C] = taken[D] = true, done = true;
-            break;
-          }
-      }
-    }
-  }
-  for (int pass = 0; pass < 2; ++pass)
-    for (int32_t A = 0; A < R; ++A) {
-      if (dst[A] >= 0) continue;
-      for (int32_t C = 0; C < R; ++C)
-        if (!taken[C] && C != A && (pass == 1 || far(A, C))) {
-          dst[A] = C, taken[C] = true;
-          break;
-        }
-    }
-  for (int32_t A = 0; A < R; ++A)
-    if (dst[A] < 0) {  // only A itself is free: take another router's destination, give it A
-      const int32_t B = A == 0 ? 1 : 0;
-      dst[A] = dst[B], dst[B] = A;
-    }
-  // Router map -> node map: the i-th node of router r to the i-th node of dst[r].
-  std::vector<std::vector<int32_t>> nodes(static_cast<size_t>(R));
-  for (int32_t n = 0; n < t.num_nodes; ++n) nodes[t.node_router(n)].push_back(n);
-  std::vector<int32_t> m(size_t(t.num_nodes));
-  for (int32_t r = 0; r < R; ++r)
-    for (size_t i = 0; i < nodes[r].size(); ++i) m[nodes[r][i]] = nodes[dst[r]][i];
-  return m;
-}
-
-std::vector<int32_t> shift_map(int64_t N, int64_t shift) {
-  std::vector<int32_t> m(static_cast<size_t>(N));
-  for (int64_t k = 0; k < N; ++k) m[size_t(k)] = int32_t((k + shift) % N);
-  return m;
-}
-
-// The topology's adversarial pattern for minimal routing (docs/traffic.md "worst-case").
-std::vector<int32_t> worst_case_map(const Topology& t, const Params& where) {
-  const int64_t N = t.num_nodes;
-  if (t.kind == "dragonfly" && t.attrs.count("a") && t.attrs.count("p") && t.attrs.count("h")) {
-    const int64_t G = t.attrs.at("groups"), ap = t.attrs.at("a") * t.attrs.at("p");
-    int64_t m = (t.attrs.at("h") + 1) % G;  // group shift by h + 1 (P0 "shift", FL-DF2)
-    if (m == 0) m = 1;
-    return shift_map(N, m * ap);
-  }
-  if (t.kind == "slimfly") return slimfly_worst_case(t);
-  if (t.kind == "mlfm" || t.kind == "oft") return shift_map(N, t.attrs.at("p") % N);  // one router's nodes
-  if (t.kind == "hyperx") {
-    const HxShape h = hyperx_shape(t, where, "worst-case");
-    bool palindrome = true;
-    for (size_t d = 0; d < h.W.size(); ++d) palindrome &= h.W[d] == h.W[h.W.size() - 1 - d];
-    if (h.W.size() >= 3 && palindrome) return dcr_map(h, where, N);
-    std::vector<int32_t> m(static_cast<size_t>(N));
-    for (int64_t k = 0; k < N; ++k) m[size_t(k)] = int32_t(N - 1 - k);  // bit complement
-    return m;
-  }
-  where.fail("pattern", "\"worst-case\" is not defined for " + t.kind +
-                            " (defined for dragonfly, slimfly, mlfm, oft, hyperx)");
-}
-
-// The destination pattern: kind, parameters, and which per-replica tables it needs.
-void choose_pattern(const Topology& t, const EngineConfig& cfg, SimParams& prm, Sizes& sz,
-                    std::vector<int32_t>& fixed, std::vector<int32_t>& hx) {
-  const Params where("traffic");
-  const std::string& pat = cfg.pattern;
-  const int64_t N = t.num_nodes;
-  auto need_shift = [&]() {
-    if (!cfg.has_shift) where.fail("shift", "is required for pattern \"" + pat + "\"");
-    return cfg.shift;
-  };
-  auto reduce = [&](int64_t v) { return ((v % N) + N) % N; };
-  int bits = 0;
-  while ((int64_t(1) << bits) < N) ++bits;
-  auto need_pow2 = [&]() {
-    if ((int64_t(1) << bits) != N)
-      where.fail("pattern", "\"" + pat + "\" needs a power-of-two number of nodes, got " + std::to_string(N));
-    prm.pat_bits = bits;
-  };
-  if (pat == "uniform") prm.pattern = PatternKind::Uniform;
-  else if (pat == "bitcomp") prm.pattern = PatternKind::BitComp;
-  else if (pat == "bitrev") need_pow2(), prm.pattern = PatternKind::BitRev;
-  else if (pat == "shuffle") need_pow2(), prm.pattern = PatternKind::Shuffle;
-  else if (pat == "transpose") {
-    need_pow2();
-    if (bits % 2)
-      where.fail("pattern", "\"transpose\" needs a number of nodes that is an even power of two (a 2^k x 2^k "
-                            "matrix), got " + std::to_string(N));
-    prm.pattern = PatternKind::Transpose;
-  } else if (pat == "tornado") {
-    prm.pattern = PatternKind::Tornado;
-    prm.pat_shift = (N + 1) / 2 - 1;
-  } else if (pat == "neighbor") {
-    prm.pattern = PatternKind::Neighbor;
-    prm.pat_shift = 1;
-  } else if (pat == "shift") {
-    prm.pattern = PatternKind::Shift;
-    prm.pat_shift = reduce(need_shift());
-    if (prm.pat_shift == 0)
-      where.fail("shift", "shifts every node onto itself (a multiple of the " + std::to_string(N) + " nodes)");
-  } else if (pat == "group-shift") {
-    if (t.kind != "dragonfly" || !t.attrs.count("a") || !t.attrs.count("p"))
-      where.fail("pattern", "\"group-shift\" needs a dragonfly (groups of a*p nodes), not " + t.kind);
-    const int64_t group_nodes = t.attrs.at("a") * t.attrs.at("p"), m = need_shift();
-    prm.pattern = PatternKind::GroupShift;
-    prm.pat_shift = reduce(reduce(m) * group_nodes);
-    if (prm.pat_shift == 0)
-      where.fail("shift", "group-shift by " + std::to_string(m) + " groups maps every group onto itself");
-  } else if (pat == "randperm") {
-    prm.pattern = PatternKind::RandPerm;
-  } else if (pat == "hotspot") {
-    prm.pattern = PatternKind::Hotspot;
-    for (int64_t h : cfg.hotspots)
-      if (h < 0 || h >= N)
-        where.fail("hotspots", "rank " + std::to_string(h) + " is outside [0, " + std::to_string(N) + ")");
-    prm.hot_count = int32_t(cfg.hotspots.size());
-    prm.hot_all = cfg.hotspot_fraction >= 1.0;
-    prm.hot_threshold = uint32_t(std::min(4294967295.0, std::floor(cfg.hotspot_fraction * 4294967296.0)));
-  } else if (pat == "worst-case") {
-    prm.pattern = PatternKind::Table;
-    fixed = worst_case_map(t, where);
-  } else if (pat == "swap2") {
-    const HxShape h = hyperx_shape(t, where, pat);
-    if (h.W.size() < 2 && cfg.dims.empty()) where.fail("pattern", "\"swap2\" needs a hyperx with at least 2 dimensions");
-    const std::vector<int64_t> dims = targeted_dims(cfg, where, h.W.size(), pat, {0, 1});
-    if (dims.size() != 2) where.fail("dims", "\"swap2\" takes exactly 2 dimensions (even ranks, odd ranks)");
-    prm.pattern = PatternKind::Table;
-    fixed = swap2_map(h, dims, N);
-  } else if (pat == "dcr") {
-    prm.pattern = PatternKind::Table;
-    fixed = dcr_map(hyperx_shape(t, where, pat), where, N);
-  } else if (pat == "urb") {
-    const HxShape h = hyperx_shape(t, where, pat);
-    const std::vector<int64_t> dims = targeted_dims(cfg, where, h.W.size(), pat, {});
-    prm.pattern = PatternKind::Urb;
-    hx = {int32_t(h.W.size()), int32_t(h.T)};
-    for (int64_t w : h.W) hx.push_back(int32_t(w));
-    for (size_t d = 0; d < h.W.size(); ++d)
-      hx.push_back(std::find(dims.begin(), dims.end(), int64_t(d)) != dims.end() ? 1 : 0);
-  } else {
-    where.fail("pattern", "unknown pattern \"" + pat + "\"");
-  }
-  if (!cfg.dims.empty() && pat != "urb" && pat != "swap2")
-    where.fail("dims", "is only used by the \"urb\" and \"swap2\" patterns, not \"" + pat + "\"");
-  // Per-replica table layout.
-  int32_t len = 0;
-  if (prm.pattern == PatternKind::RandPerm || prm.pattern == PatternKind::Table) prm.tr_perm = len, len += int32_t(N);
-  if (prm.pattern == PatternKind::Urb) prm.tr_hx = len, len += int32_t(hx.size());
-  if (cfg.placement == "random" && prm.pattern != PatternKind::Uniform) {
-    prm.tr_rank = len, len += int32_t(N);
-    prm.tr_node = len, len += int32_t(N);
-  }
-  if (prm.pattern == PatternKind::Hotspot) prm.tr_hot = len, len += prm.hot_count;
-  sz.tr_len = len;
-}
-
-// Fills replica rep's traffic table from its seed.
-void fill_traffic_table(const EngineConfig& cfg, const SimParams& prm, const Sizes& sz, uint64_t seed,
-                        const std::vector<int32_t>& fixed, const std::vector<int32_t>& hx, int32_t* tab) {
-  const int32_t N = sz.N;
-  if (prm.pattern == PatternKind::Table) std::copy(fixed.begin(), fixed.end(), tab + prm.tr_perm);
-  if (prm.tr_hx >= 0) std::copy(hx.begin(), hx.end(), tab + prm.tr_hx);
-  if (prm.pattern == PatternKind::RandPerm) {
-    std::vector<int32_t> perm = seeded_permutation(N, seed, 1);
-    std::copy(perm.begin(), perm.end(), tab + prm.tr_perm);
-  }
-  if (prm.tr_rank >= 0) {
-    std::vector<int32_t> node_of = seeded_permutation(N, seed, 2);  // rank -> node
-    for (int32_t k = 0; k < N; ++k) tab[prm.tr_node + k] = node_of[k], tab[prm.tr_rank + node_of[k]] = k;
-  }
-  if (prm.tr_hot >= 0)
-    for (int32_t i = 0; i < prm.hot_count; ++i) tab[prm.tr_hot + i] = int32_t(cfg.hotspots[i]);
-}
-
 }  // namespace
 
 HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
@@ -410,8 +127,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   sz.batches = cfg.batches;
   if (sz.N < 2) throw ConfigError("topology: needs at least 2 nodes, got " + std::to_string(sz.N));
   check_channel_keys(t, cfg);
-  std::vector<int32_t> fixed_map, hx_table;
-  choose_pattern(t, cfg, prm, sz, fixed_map, hx_table);
+  const TrafficTables traffic_tables = choose_pattern(t, cfg, prm, sz);
   const CompiledWorkload* wl = cfg.workload.get();
   if (wl) {
     if (wl->reps != sz.reps || wl->N != sz.N)
@@ -560,7 +276,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
                         " packets/cycle while on, more than 1; raise traffic.burst_on, lower traffic.burst_off or "
                         "use larger packets");
     s.rep_threshold[r] = uint64_t(std::llround(std::min(1.0, p) * 4294967296.0));
-    fill_traffic_table(cfg, prm, sz, cfg.seeds[r], fixed_map, hx_table, s.tr_table.data() + (long long)r * sz.tr_len);
+    fill_traffic_table(cfg, prm, sz, cfg.seeds[r], traffic_tables, s.tr_table.data() + (long long)r * sz.tr_len);
   }
   std::fill(s.fring.begin(), s.fring.end(), kNoFlit);
   std::fill(s.ering.begin(), s.ering.end(), kNoFlit);

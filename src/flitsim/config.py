@@ -52,8 +52,8 @@ TOPOLOGY_DEFAULTS: dict[str, dict[str, Any]] = {"dragonfly": {"p": 4, "a": 8, "h
 
 # routing.algorithm names, from the engine's routing registry (cuda/routing/registry.h).
 ALGORITHMS = tuple(dict.fromkeys(r["algorithm"] for r in _core.routings()))
-PATTERNS = ("uniform", "bitcomp", "bitrev", "transpose", "shuffle", "tornado", "neighbor",
-            "randperm", "shift", "group-shift", "worst-case", "urb", "swap2", "dcr", "hotspot")
+# traffic.pattern names, from the engine's pattern registry (host/traffic_choice.cpp).
+PATTERNS = tuple(_core.patterns())
 
 # Defaults of every key that has one. Keys of a section without a default are optional:
 # they appear in the normalised dict only when set, and the engine picks per-algorithm
