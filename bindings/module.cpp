@@ -256,6 +256,7 @@ PYBIND11_MODULE(_core, m) {
       "build_topology", [](py::dict sec) { return topology_dict(build_topology(to_params("topology", sec))); },
       py::arg("section"), "Build the topology tables of a [topology] section.");
   m.def("topology_kinds", &topology_kinds);
+  m.def("topology_keys", &topology_keys, "The keys each topology kind's builder reads (besides kind).");
   m.def("patterns", &pattern_names, "traffic.pattern names (the host's pattern registry).");
   m.def(
       "routings",

@@ -342,3 +342,14 @@ def test_cost_section_is_validated_and_kept():
     assert cfg["cost"] == {"copper": 0.2}
     with pytest.raises(ConfigError, match=r"cost\.router: must be a number >= 0"):
         loads_config("[cost]\nrouter = -1\n")
+
+
+def test_registries_come_from_the_engine():
+    """Routing, pattern and topology-key lists are the engine's registries, not restatements."""
+    from flitsim import _core
+    assert ALGORITHMS == tuple(dict.fromkeys(r["algorithm"] for r in _core.routings()))
+    assert PATTERNS == tuple(_core.patterns())
+    assert TOPOLOGY_KEYS == {k: tuple(v) for k, v in _core.topology_keys().items()}
+    assert set(TOPOLOGY_KEYS) == set(_core.topology_kinds())
+    with pytest.raises(ValueError, match=r'topology\.grups: unknown key for topology kind "dragonfly"'):
+        _core.build_topology({"kind": "dragonfly", "p": 1, "a": 2, "h": 1, "grups": 3})

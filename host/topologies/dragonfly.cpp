@@ -45,7 +45,6 @@
 
 #include "../seeded_random.hpp"
 #include "../topology_registry.hpp"
-#include "keys.hpp"
 
 namespace flitsim {
 
@@ -128,7 +127,6 @@ class GlobalWiring {
 };
 
 Topology build_dragonfly(const Params& prm) {
-  check_topology_keys(prm, "dragonfly", {"p", "a", "h", "groups", "arrangement", "seed", "relabel", "intra", "rows", "cols", "trunking", "local_ports", "radix"});
   // ---- parameters (all checked before anything is built) ----
   const std::string intra = prm.get_str("intra", "all-to-all");
   if (intra != "all-to-all" && intra != "row-column")
@@ -302,6 +300,6 @@ Topology build_dragonfly(const Params& prm) {
 
 }  // namespace
 
-FLITSIM_REGISTER_TOPOLOGY(dragonfly, build_dragonfly)
+FLITSIM_REGISTER_TOPOLOGY(dragonfly, build_dragonfly, "p", "a", "h", "groups", "arrangement", "seed", "relabel", "intra", "rows", "cols", "trunking", "local_ports", "radix")
 
 }  // namespace flitsim

@@ -27,7 +27,6 @@
 #include <string>
 
 #include "../topology_registry.hpp"
-#include "keys.hpp"
 
 namespace flitsim {
 
@@ -47,7 +46,6 @@ std::vector<int64_t> per_dimension(const Params& prm, const std::string& key, si
 bool linked(int64_t delta, int64_t gap) { return delta == 1 || (delta > 1 && (delta - 1) % gap == 0); }
 
 Topology build_hyperx(const Params& prm) {
-  check_topology_keys(prm, "hyperx", {"widths", "terminals", "trunking", "gap", "radix"});
   const std::vector<int64_t> widths = prm.get_ints("widths");
   if (widths.empty()) prm.fail("widths", "must list at least one dimension");
   const size_t D = widths.size();
@@ -136,6 +134,6 @@ Topology build_hyperx(const Params& prm) {
 
 }  // namespace
 
-FLITSIM_REGISTER_TOPOLOGY(hyperx, build_hyperx)
+FLITSIM_REGISTER_TOPOLOGY(hyperx, build_hyperx, "widths", "terminals", "trunking", "gap", "radix")
 
 }  // namespace flitsim

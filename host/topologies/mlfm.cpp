@@ -13,14 +13,12 @@
 // on LRs, LRs are never adjacent), so a packet takes one "towards" and one "away" hop and the
 // channel dependency graph is acyclic on one VC (P3:L259–L263).
 #include "../topology_registry.hpp"
-#include "keys.hpp"
 
 namespace flitsim {
 
 namespace {
 
 Topology build_mlfm(const Params& prm) {
-  check_topology_keys(prm, "mlfm", {"h", "l", "p", "radix"});
   const int64_t h = prm.get_int_min("h", 1);
   const int64_t l = prm.get_int_min("l", 1, h);
   const int64_t p = prm.get_int_min("p", 1, h);
@@ -58,6 +56,6 @@ Topology build_mlfm(const Params& prm) {
 
 }  // namespace
 
-FLITSIM_REGISTER_TOPOLOGY(mlfm, build_mlfm)
+FLITSIM_REGISTER_TOPOLOGY(mlfm, build_mlfm, "h", "l", "p", "radix")
 
 }  // namespace flitsim

@@ -17,7 +17,6 @@
 // min_vc_classes = 1: minimal terminal-to-terminal paths are always L0/2 → L1 → L0/2 (one up,
 // one down hop; L1 routers have no terminals), deadlock-free on one VC (P3:L259–L263).
 #include "../topology_registry.hpp"
-#include "keys.hpp"
 
 namespace flitsim {
 
@@ -51,7 +50,6 @@ std::vector<int32_t> ml3b_table(int32_t k) {
 }
 
 Topology build_oft(const Params& prm) {
-  check_topology_keys(prm, "oft", {"k", "p", "radix"});
   const int64_t k = prm.get_int_min("k", 3);
   if (!is_prime(k - 1)) prm.fail("k", "k-1 must be prime (the MOLS construction of the k-ML3B), got k = " + std::to_string(k));
   if (k > 1000) prm.fail("k", "must be <= 1000");
@@ -82,6 +80,6 @@ Topology build_oft(const Params& prm) {
 
 }  // namespace
 
-FLITSIM_REGISTER_TOPOLOGY(oft, build_oft)
+FLITSIM_REGISTER_TOPOLOGY(oft, build_oft, "k", "p", "radix")
 
 }  // namespace flitsim

@@ -20,7 +20,6 @@
 #include <stdexcept>
 
 #include "../topology_registry.hpp"
-#include "keys.hpp"
 
 namespace flitsim {
 
@@ -125,7 +124,6 @@ void generator_sets(const GaloisField& F, int32_t w, int32_t delta, std::vector<
 }
 
 Topology build_slimfly(const Params& prm) {
-  check_topology_keys(prm, "slimfly", {"q", "p", "radix"});
   const int64_t q = prm.get_int("q");
   auto [P, n] = prime_power(q);
   if (n == 0) prm.fail("q", "must be a prime power, got " + std::to_string(q));
@@ -176,6 +174,6 @@ Topology build_slimfly(const Params& prm) {
 
 }  // namespace
 
-FLITSIM_REGISTER_TOPOLOGY(slimfly, build_slimfly)
+FLITSIM_REGISTER_TOPOLOGY(slimfly, build_slimfly, "q", "p", "radix")
 
 }  // namespace flitsim

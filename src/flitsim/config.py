@@ -34,19 +34,8 @@ class ConfigError(ValueError):
     """Invalid configuration; the message starts with the full key and states the rule."""
 
 
-# Keys each topology kind accepts, passed through to the C++ builder of that kind.
-TOPOLOGY_KEYS: dict[str, tuple[str, ...]] = {
-    "dragonfly": ("p", "a", "h", "groups", "arrangement", "seed", "relabel", "intra", "rows",
-                  "cols", "trunking", "local_ports", "radix"),
-    "hyperx": ("widths", "terminals", "trunking", "gap", "radix"),
-    "fattree": ("k", "n", "levels", "radix", "pods", "taper", "down", "leaf_up", "aggs",
-                "agg_down", "agg_up", "leaves", "cores"),
-    "xgft": ("m", "w", "h"),
-    "slimfly": ("q", "p", "radix"),
-    "mlfm": ("h", "l", "p", "radix"),
-    "oft": ("k", "p", "radix"),
-    "graph": ("file", "routers", "links", "terminals"),
-}
+# Keys each topology kind accepts, as its C++ builder registered them (host/topologies/).
+TOPOLOGY_KEYS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _core.topology_keys().items()}
 # Only the default topology gets Python-side defaults; other kinds' builders decide theirs.
 TOPOLOGY_DEFAULTS: dict[str, dict[str, Any]] = {"dragonfly": {"p": 4, "a": 8, "h": 4}}
 
