@@ -9,6 +9,7 @@
 #include "host/backend.hpp"
 #include "host/driver.hpp"
 #include "host/routing_choice.hpp"
+#include "host/routing_keys.hpp"
 #include "host/traffic_choice.hpp"
 #include "host/topology.hpp"
 
@@ -257,6 +258,34 @@ PYBIND11_MODULE(_core, m) {
       py::arg("section"), "Build the topology tables of a [topology] section.");
   m.def("topology_kinds", &topology_kinds);
   m.def("topology_keys", &topology_keys, "The keys each topology kind's builder reads (besides kind).");
+  m.def(
+      "routing_keys",
+      []() {
+        // The [routing] key table (host/routing_keys.cpp): type, default, bounds, choices.
+        py::list out;
+        for (const KeySpec& k : routing_keys()) {
+          py::dict d;
+          d["name"] = k.name;
+          d["read_by"] = k.read_by, d["doc"] = k.doc, d["filled"] = k.filled;
+          switch (k.type) {
+            case KeyType::Int:
+              d["type"] = "int", d["lo"] = int64_t(k.lo), d["hi"] = int64_t(k.hi);
+              d["default"] = k.def == kUnset ? py::object(py::none()) : py::object(py::int_(int64_t(k.def)));
+              break;
+            case KeyType::Float:
+              d["type"] = "float", d["lo"] = k.lo, d["hi"] = k.hi, d["default"] = k.def;
+              break;
+            case KeyType::Bool: d["type"] = "bool", d["default"] = k.def != 0; break;
+            case KeyType::Choice:
+              d["type"] = "choice", d["choices"] = k.choices;
+              d["default"] = *k.def_choice ? py::object(py::str(k.def_choice)) : py::object(py::none());
+              break;
+          }
+          out.append(d);
+        }
+        return out;
+      },
+      "The [routing] keys: type, default (None: the engine picks), bounds, choices, readers.");
   m.def("patterns", &pattern_names, "traffic.pattern names (the host's pattern registry).");
   m.def(
       "routings",

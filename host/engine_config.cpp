@@ -1,6 +1,7 @@
 #include "engine_config.hpp"
 
 #include "routing_choice.hpp"
+#include "routing_keys.hpp"
 #include "traffic_choice.hpp"
 
 #include "cuda/phases/switch_alloc.cuh"  // kMaxRadix
@@ -22,30 +23,19 @@ EngineConfig parse_engine_config(const Params& router, const Params& channels, c
   if (c.sa_iterations > 8) router.fail("sa_iterations", "must be <= 8, got " + std::to_string(c.sa_iterations));
   c.channels = channels;
   for (const auto& k : channels.keys()) channels.get_int_min(k, 1);  // every latency >= 1
-  c.algorithm = routing.get_str("algorithm", c.algorithm);
-  c.selection = routing.get_str("selection", "");
-  if (!c.selection.empty() && c.selection != "oblivious" && c.selection != "adaptive" && c.selection != "dmodk")
-    routing.fail("selection", "must be \"oblivious\", \"adaptive\" or \"dmodk\", got \"" + c.selection + "\"");
-  c.n_indirect = int32_t(routing.get_int_min("n_indirect", 1, c.n_indirect));
-  if (routing.has("n_indirect") && c.n_indirect > 64) routing.fail("n_indirect", "must be <= 64");
-  c.penalty = routing.get_float("penalty", c.penalty);
-  if (!(c.penalty >= 0 && c.penalty <= 1e6)) routing.fail("penalty", "must be in [0, 1e6]");
-  c.threshold = routing.get_float("threshold", c.threshold);
-  if (!(c.threshold >= 0 && c.threshold <= 100)) routing.fail("threshold", "must be in [0, 100]");
-  c.cost = routing.get_str("cost", c.cost);
-  if (c.cost != "queue" && c.cost != "hops" && c.cost != "booksim")
-    routing.fail("cost", "must be \"queue\", \"hops\" or \"booksim\", got \"" + c.cost + "\"");
-  c.offset = int32_t(routing.get_int_min("offset", 0, c.offset));
-  if (routing.has("offset") && c.offset > (1 << 20)) routing.fail("offset", "must be <= 2^20 flits");
-  c.deroutes = int32_t(routing.get_int_min("deroutes", 0, c.deroutes));
-  if (routing.has("deroutes") && c.deroutes > 62) routing.fail("deroutes", "must be <= 62");
-  c.multi_deroute = routing.get_int("multi_deroute", 1) != 0;
-  c.snapshot_period = int32_t(routing.get_int_min("snapshot_period", 1, c.snapshot_period));
-  if (c.snapshot_period > (1 << 20)) routing.fail("snapshot_period", "must be <= 2^20 cycles");
-  c.deadlock_avoidance = routing.get_int("deadlock_avoidance", 1) != 0;
-  c.valiant = routing.get_str("valiant", "");
-  if (!c.valiant.empty() && c.valiant != "restricted" && c.valiant != "any")
-    routing.fail("valiant", "must be \"restricted\" or \"any\", got \"" + c.valiant + "\"");
+  // [routing]: defaults and bounds from the key table (routing_keys.cpp).
+  c.algorithm = routing.get_str("algorithm", routing_keys().front().def_choice);  // checked per topology
+  c.selection = routing_choice(routing, "selection");
+  c.valiant = routing_choice(routing, "valiant");
+  c.n_indirect = int32_t(routing_int(routing, "n_indirect"));
+  c.penalty = routing_float(routing, "penalty");
+  c.threshold = routing_float(routing, "threshold");
+  c.cost = routing_choice(routing, "cost");
+  c.offset = int32_t(routing_int(routing, "offset"));
+  c.deroutes = int32_t(routing_int(routing, "deroutes"));
+  c.multi_deroute = routing_bool(routing, "multi_deroute");
+  c.snapshot_period = int32_t(routing_int(routing, "snapshot_period"));
+  c.deadlock_avoidance = routing_bool(routing, "deadlock_avoidance");
   c.pattern = traffic.get_str("pattern", c.pattern);
   c.placement = traffic.get_str("placement", c.placement);
   if (c.placement != "contiguous" && c.placement != "random")

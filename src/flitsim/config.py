@@ -39,7 +39,9 @@ TOPOLOGY_KEYS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _core.topol
 # Only the default topology gets Python-side defaults; other kinds' builders decide theirs.
 TOPOLOGY_DEFAULTS: dict[str, dict[str, Any]] = {"dragonfly": {"p": 4, "a": 8, "h": 4}}
 
-# routing.algorithm names, from the engine's routing registry (cuda/routing/registry.h).
+# routing.algorithm names, from the engine's routing registry (cuda/routing/registry.h), and
+# the [routing] keys with their defaults and bounds (host/routing_keys.cpp).
+_ROUTING_KEYS = _core.routing_keys()
 ALGORITHMS = tuple(dict.fromkeys(r["algorithm"] for r in _core.routings()))
 # traffic.pattern names, from the engine's pattern registry (host/traffic_choice.cpp).
 PATTERNS = tuple(_core.patterns())
@@ -51,7 +53,9 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "topology": {"kind": "dragonfly"},
     "router": {"vcs": 4, "buffer": 32, "latency": 2, "sa_iterations": 1},
     "channels": {"latency": 1},
-    "routing": {"algorithm": "min", "deadlock_avoidance": True},
+    # [routing]: the keys the engine's table marks as filled (the others stay unset unless
+    # given: the engine picks per routing).
+    "routing": {k["name"]: k["default"] for k in _ROUTING_KEYS if k["filled"]},
     "traffic": {"pattern": "uniform", "load": 0.1, "packet_size": 1, "placement": "contiguous"},
     "sim": {"warmup": 1000, "measure": 2000, "seed": 1, "drain_limit": 50000, "watchdog": 5000,
             "packet_slots": 0, "latency_bins": 16384, "chunk": 128, "saturation_tolerance": 0.05, "batches": 10},
@@ -88,12 +92,14 @@ def _is_number(v: Any) -> bool:
 Checker = Callable[[str, Any], Any]  # (full key, value) -> normalised value, or ConfigError
 
 
-def _int(lo: int | None = None) -> Checker:
+def _int(lo: int | None = None, hi: int | None = None) -> Checker:
     rule = "must be an integer" + (f" >= {lo}" if lo is not None else "")
 
     def check(key: str, v: Any) -> int:
         if not _is_int(v) or (lo is not None and v < lo) or abs(v) > _INT64_MAX:
             raise ConfigError(f"{key}: {rule}, got {_show(v)}")
+        if hi is not None and v > hi:
+            raise ConfigError(f"{key}: must be an integer <= {hi}, got {_show(v)}")
         return v
     return check
 
@@ -131,23 +137,21 @@ def _choice(names: Sequence[str], what: str = "value") -> Checker:
     return check
 
 
+def _routing_checker(k: dict[str, Any]) -> Checker:
+    """The rule of one [routing] key from the engine's key table (host/routing_keys.cpp)."""
+    if k["type"] == "int":
+        return _int(k["lo"], k["hi"])
+    if k["type"] == "float":
+        return _float(k["lo"], k["hi"])
+    if k["type"] == "bool":
+        return _bool
+    return _choice(tuple(k["choices"]), "algorithm" if k["name"] == "algorithm" else "value")
+
+
 # Rules of every key of the fixed sections ([topology] and [channels] are open, see below).
 SCHEMA: dict[str, dict[str, Checker]] = {
     "router": {"vcs": _int(1), "buffer": _int(1), "latency": _int(0), "sa_iterations": _int(1)},
-    "routing": {
-        "algorithm": _choice(ALGORITHMS, "algorithm"),
-        "valiant": _choice(("restricted", "any")),
-        "n_indirect": _int(1),
-        "penalty": _float(0),
-        "threshold": _float(0, 100),
-        "deroutes": _int(0),
-        "cost": _choice(("queue", "hops", "booksim")),
-        "offset": _int(0),
-        "multi_deroute": _bool,
-        "snapshot_period": _int(1),
-        "selection": _choice(("oblivious", "adaptive", "dmodk")),
-        "deadlock_avoidance": _bool,
-    },
+    "routing": {k["name"]: _routing_checker(k) for k in _ROUTING_KEYS},
     "traffic": {
         "pattern": _choice(PATTERNS, "pattern"),
         "load": _float(0, 1),
