@@ -201,26 +201,17 @@ py::dict simulate(const py::dict& cfg, const std::string& backend, int threads, 
     r["load"] = s.load;
     r["seed"] = s.seed;
     r["saturated"] = s.saturated;
-    r["created_flits"] = s.created_flits;
-    r["ejected_flits"] = s.ejected_flits;
-    r["packets_tagged"] = s.packets_tagged;
-    r["packets_measured"] = s.packets_measured;
-    r["latency_sum"] = s.latency_sum;
-    r["network_latency_sum"] = s.network_latency_sum;
-    r["hops_sum"] = s.hops_sum;
-    r["slot_stalls"] = s.slot_stalls;
-    r["nonminimal_packets"] = s.nonminimal_packets;
-    r["extra_hops"] = s.extra_hops;
-    r["latency_hist"] = arr(s.latency_hist);
-    r["network_latency_hist"] = arr(s.network_latency_hist);
-    r["hop_hist"] = arr(s.hop_hist);
-    r["channel_flits"] = arr(s.channel_flits);
-    r["node_created_flits"] = arr(s.node_created_flits);
-    r["node_ejected_flits"] = arr(s.node_ejected_flits);
-    r["batch_ejected"] = arr(s.batch_ejected);
-    r["batch_created"] = arr(s.batch_created);
-    r["batch_latency"] = arr(s.batch_latency);
-    r["batch_packets"] = arr(s.batch_packets);
+    r["drained"] = s.drained;
+#define FLITSIM_DICT_SCALAR(name, ...) r[#name] = s.name;
+#define FLITSIM_DICT_SUM(e, name, ...) r[#name] = s.name;
+#define FLITSIM_DICT_ARRAY(name, ...) r[#name] = arr(s.name);
+    FLITSIM_NODE_SUMS(FLITSIM_DICT_SCALAR)
+    FLITSIM_RESULT_SUMS(FLITSIM_DICT_SUM)
+    FLITSIM_REPLICA_SLICES(FLITSIM_DICT_ARRAY)
+    FLITSIM_BATCH_SUMS(FLITSIM_DICT_ARRAY)
+#undef FLITSIM_DICT_ARRAY
+#undef FLITSIM_DICT_SUM
+#undef FLITSIM_DICT_SCALAR
     if (out.workload) r["workload"] = workload_dict(s.workload);
     reps.append(r);
   }
@@ -286,6 +277,18 @@ PYBIND11_MODULE(_core, m) {
         return out;
       },
       "The [routing] keys: type, default (None: the engine picks), bounds, choices, readers.");
+  m.def(
+      "replica_stats",
+      []() {
+        py::list out;
+        for (const StatInfo& i : replica_stat_schema()) {
+          py::dict d;
+          d["name"] = i.name, d["kind"] = i.kind, d["doc"] = i.doc;
+          out.append(d);
+        }
+        return out;
+      },
+      "The statistics schema (host/replica_stats.hpp): every per-replica statistic simulate() returns.");
   m.def("patterns", &pattern_names, "traffic.pattern names (the host's pattern registry).");
   m.def(
       "routings",

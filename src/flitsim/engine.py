@@ -7,15 +7,15 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .results import Result
+from .results import ENGINE_STATISTICS, Result
 
 # A replica is saturated when its measured packets did not all arrive within sim.drain_limit
-# cycles after the window, or when the network accepted clearly less than was offered.
-SATURATION_TOLERANCE = 0.05  # default of sim.saturation_tolerance
+# cycles after the window, or when the network accepted clearly less than was offered. The
+# engine decides it, once (host/replica_stats.cpp), with the configured tolerance.
 SATURATION_RULE = (
     "saturated = measured packets not all delivered within sim.drain_limit cycles after the "
-    "window, or accepted < (1 - sim.saturation_tolerance) * offered (default tolerance "
-    f"{SATURATION_TOLERANCE}); replicas saturated by the second rule stop at the window's end"
+    "window, or accepted < (1 - sim.saturation_tolerance) * offered; replicas saturated by the "
+    "second rule stop at the window's end"
 )
 
 
@@ -98,22 +98,14 @@ def results_from_raw(raw: dict, config: dict) -> list[Result]:
         res = Result(
             backend=raw["backend"], nodes=raw["nodes"], routers=raw["routers"], load=rep["load"],
             seed=rep["seed"], cycles=raw["cycles"], wall_seconds=raw["wall_seconds"],
-            warmup=warmup, measure=measure, saturated=False, drained=not rep["saturated"],
-            **{k: rep[k] for k in (
-                "created_flits", "ejected_flits", "packets_measured", "packets_tagged",
-                "latency_sum", "network_latency_sum", "hops_sum", "slot_stalls", "nonminimal_packets", "extra_hops",
-                "latency_hist", "network_latency_hist", "hop_hist", "channel_flits",
-                "node_created_flits", "node_ejected_flits", "batch_ejected", "batch_created",
-                "batch_latency", "batch_packets") if k in rep},
+            warmup=warmup, measure=measure, saturated=rep["saturated"], drained=rep["drained"],
+            **{st["name"]: rep[st["name"]] for st in ENGINE_STATISTICS},
             port_router=raw["port_router"], peer_port=raw["peer_port"],
             port_class=raw["port_class"], class_names=list(raw["class_names"]), config=config,
         )
-        tol = float(sim.get("saturation_tolerance", SATURATION_TOLERANCE))
-        res.saturated = (not res.drained) or res.accepted < (1 - tol) * res.offered
         if closed:
             from .workload_result import WorkloadResult
             res.workload = WorkloadResult.from_raw(rep["workload"], config["workload"])
-            res.saturated = False  # a closed loop cannot saturate; see the per-job times
         out.append(res)
     return out
 
