@@ -780,7 +780,7 @@ def run_replicas(config: Mapping[str, Any], seeds: Sequence[int] | None = None,
     """Run the config's [workload] once per seed (placements and random motifs drawn from
     the seed), all as replicas of one engine run; one Result per seed."""
     from .config import normalize
-    from .engine import results_from_raw, simulate_raw
+    from .runner import results_from_raw, simulate_raw
     cfg = normalize(config)
     if "workload" not in cfg:
         raise WorkloadError("workload: the config has no [workload] section")
@@ -836,7 +836,7 @@ def run_noise(config: Mapping[str, Any], seeds: Sequence[int], job: int = 0,
     the perturbation present), each seed one replica. Returns the measured job's
     completion times and slowdowns."""
     from .config import normalize
-    from .engine import results_from_raw, simulate_raw
+    from .runner import results_from_raw, simulate_raw
     cfg = normalize(config)
     wcfg = cfg["workload"]
     nodes = _num_nodes(cfg)
