@@ -23,7 +23,28 @@ void check_keys(const Params& prm, const std::string& kind, const std::vector<st
     prm.fail(k, "unknown key for topology kind \"" + kind + "\" (known: " + list + ")");
   }
 }
+std::map<std::string, WorstCaseFn>& worst_cases() {
+  static std::map<std::string, WorstCaseFn> w;
+  return w;
+}
+
 }  // namespace
+
+bool register_worst_case(const std::string& kind, WorstCaseFn fn) {
+  worst_cases()[kind] = fn;
+  return true;
+}
+
+WorstCaseFn worst_case_of(const std::string& kind) {
+  auto it = worst_cases().find(kind);
+  return it == worst_cases().end() ? nullptr : it->second;
+}
+
+std::vector<std::string> worst_case_kinds() {
+  std::vector<std::string> k;
+  for (auto& [name, fn] : worst_cases()) k.push_back(name);
+  return k;
+}
 
 bool register_topology(const std::string& kind, TopologyBuilderFn fn, std::vector<std::string> keys) {
   registry()[kind] = Entry{std::move(fn), std::move(keys)};

@@ -1,5 +1,7 @@
 #include "traffic_maps.hpp"
 
+#include "topology_registry.hpp"
+
 namespace flitsim {
 
 HxShape hyperx_shape(const Topology& t, const Params& where, const std::string& pat) {
@@ -62,93 +64,22 @@ std::vector<int32_t> dcr_map(const HxShape& h, const Params& where, int64_t N) {
   return m;
 }
 
-namespace {
-
-// Slim Fly worst case (P3:L294, Fig. 5; TARGETS §3.4 item 4): routers paired greedily so that
-// A -> C runs A–B–C and B -> D runs B–C–D, two distance-2 flows sharing the link B -> C; node i
-// of a router sends to node i of its partner. Routers left over take any free distance-2
-// destination (else any free one); a router left with only itself swaps with an earlier one.
-std::vector<int32_t> slimfly_worst_case(const Topology& t) {
-  const int32_t R = t.num_routers;
-  std::vector<std::vector<int32_t>> nb(static_cast<size_t>(R));
-  std::vector<std::vector<bool>> adj(static_cast<size_t>(R), std::vector<bool>(size_t(R), false));
-  for (int32_t gp = 0; gp < t.num_ports(); ++gp)
-    if (t.peer_port[gp] >= 0) {
-      const int32_t a = t.port_router[gp], b = t.port_router[t.peer_port[gp]];
-      if (!adj[a][b]) adj[a][b] = true, nb[a].push_back(b);
-    }
-  auto far = [&](int32_t a, int32_t c) { return a != c && !adj[a][c]; };
-  std::vector<int32_t> dst(static_cast<size_t>(R), -1);
-  std::vector<bool> taken(static_cast<size_t>(R), false);  // used as a destination
-  for (int32_t A = 0; A < R; ++A) {
-    if (dst[A] >= 0) continue;
-    bool done = false;
-    for (int32_t B : nb[A]) {
-      if (done) break;
-      if (dst[B] >= 0) continue;
-      for (int32_t C : nb[B]) {
-        if (done) break;
-        if (!far(A, C) || taken[C]) continue;
-        for (int32_t D : nb[C])
-          if (far(B, D) && !taken[D] && D != C) {
-            dst[A] = C, dst[B] = D, taken[C] = taken[D] = true, done = true;
-            break;
-          }
-      }
-    }
-  }
-  for (int pass = 0; pass < 2; ++pass)
-    for (int32_t A = 0; A < R; ++A) {
-      if (dst[A] >= 0) continue;
-      for (int32_t C = 0; C < R; ++C)
-        if (!taken[C] && C != A && (pass == 1 || far(A, C))) {
-          dst[A] = C, taken[C] = true;
-          break;
-        }
-    }
-  for (int32_t A = 0; A < R; ++A)
-    if (dst[A] < 0) {  // only A itself is free: take another router's destination, give it A
-      const int32_t B = A == 0 ? 1 : 0;
-      dst[A] = dst[B], dst[B] = A;
-    }
-  // Router map -> node map: the i-th node of router r to the i-th node of dst[r].
-  std::vector<std::vector<int32_t>> nodes(static_cast<size_t>(R));
-  for (int32_t n = 0; n < t.num_nodes; ++n) nodes[t.node_router(n)].push_back(n);
-  std::vector<int32_t> m(size_t(t.num_nodes));
-  for (int32_t r = 0; r < R; ++r)
-    for (size_t i = 0; i < nodes[r].size(); ++i) m[nodes[r][i]] = nodes[dst[r]][i];
-  return m;
-}
-
 std::vector<int32_t> shift_map(int64_t N, int64_t shift) {
   std::vector<int32_t> m(static_cast<size_t>(N));
   for (int64_t k = 0; k < N; ++k) m[size_t(k)] = int32_t((k + shift) % N);
   return m;
 }
 
-}  // namespace
 
 std::vector<int32_t> worst_case_map(const Topology& t, const Params& where) {
-  const int64_t N = t.num_nodes;
-  if (t.kind == "dragonfly" && t.attrs.count("a") && t.attrs.count("p") && t.attrs.count("h")) {
-    const int64_t G = t.attrs.at("groups"), ap = t.attrs.at("a") * t.attrs.at("p");
-    int64_t m = (t.attrs.at("h") + 1) % G;  // group shift by h + 1 (P0 "shift", FL-DF2)
-    if (m == 0) m = 1;
-    return shift_map(N, m * ap);
+  const WorstCaseFn fn = worst_case_of(t.kind);
+  std::vector<int32_t> m = fn ? fn(t) : std::vector<int32_t>();
+  if (m.empty()) {
+    std::string kinds;
+    for (const std::string& k : worst_case_kinds()) kinds += (kinds.empty() ? "" : ", ") + k;
+    where.fail("pattern", "\"worst-case\" is not defined for " + t.kind + " (defined for " + kinds + ")");
   }
-  if (t.kind == "slimfly") return slimfly_worst_case(t);
-  if (t.kind == "mlfm" || t.kind == "oft") return shift_map(N, t.attrs.at("p") % N);  // one router's nodes
-  if (t.kind == "hyperx") {
-    const HxShape h = hyperx_shape(t, where, "worst-case");
-    bool palindrome = true;
-    for (size_t d = 0; d < h.W.size(); ++d) palindrome &= h.W[d] == h.W[h.W.size() - 1 - d];
-    if (h.W.size() >= 3 && palindrome) return dcr_map(h, where, N);
-    std::vector<int32_t> m(static_cast<size_t>(N));
-    for (int64_t k = 0; k < N; ++k) m[size_t(k)] = int32_t(N - 1 - k);  // bit complement
-    return m;
-  }
-  where.fail("pattern", "\"worst-case\" is not defined for " + t.kind +
-                            " (defined for dragonfly, slimfly, mlfm, oft, hyperx)");
+  return m;
 }
 
 }  // namespace flitsim

@@ -36,7 +36,10 @@ std::vector<int64_t> targeted_dims(const EngineConfig& cfg, const Params& where,
                                    const std::string& pat, std::vector<int64_t> def);
 std::vector<int32_t> swap2_map(const HxShape& h, const std::vector<int64_t>& dims, int64_t N);
 std::vector<int32_t> dcr_map(const HxShape& h, const Params& where, int64_t N);
-// The topology's adversarial pattern for minimal routing (docs/traffic.md "worst-case").
+// Rank k -> k + shift (mod N).
+std::vector<int32_t> shift_map(int64_t N, int64_t shift);
+// The topology's adversarial pattern for minimal routing (docs/traffic.md "worst-case"): the
+// map its kind registered (FLITSIM_REGISTER_WORST_CASE, next to each builder).
 std::vector<int32_t> worst_case_map(const Topology& t, const Params& where);
 
 }  // namespace flitsim

@@ -45,6 +45,7 @@
 
 #include "../seeded_random.hpp"
 #include "../topology_registry.hpp"
+#include "../traffic_maps.hpp"
 
 namespace flitsim {
 
@@ -300,6 +301,17 @@ Topology build_dragonfly(const Params& prm) {
 
 }  // namespace
 
+// Worst case for minimal routing: every group sends to the group h + 1 further on (P0 "shift",
+// FL-DF2), so each group pair's few global links carry a whole group's traffic.
+std::vector<int32_t> dragonfly_worst_case(const Topology& t) {
+  if (!t.attrs.count("a") || !t.attrs.count("p") || !t.attrs.count("h")) return {};
+  const int64_t G = t.attrs.at("groups"), ap = t.attrs.at("a") * t.attrs.at("p");
+  int64_t m = (t.attrs.at("h") + 1) % G;
+  if (m == 0) m = 1;
+  return shift_map(t.num_nodes, m * ap);
+}
+
 FLITSIM_REGISTER_TOPOLOGY(dragonfly, build_dragonfly, "p", "a", "h", "groups", "arrangement", "seed", "relabel", "intra", "rows", "cols", "trunking", "local_ports", "radix")
+FLITSIM_REGISTER_WORST_CASE(dragonfly, dragonfly_worst_case)
 
 }  // namespace flitsim

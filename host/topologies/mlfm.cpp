@@ -13,6 +13,7 @@
 // on LRs, LRs are never adjacent), so a packet takes one "towards" and one "away" hop and the
 // channel dependency graph is acyclic on one VC (P3:L259–L263).
 #include "../topology_registry.hpp"
+#include "../traffic_maps.hpp"
 
 namespace flitsim {
 
@@ -56,6 +57,13 @@ Topology build_mlfm(const Params& prm) {
 
 }  // namespace
 
+// Worst case for minimal routing: every node sends to the node p further on, i.e. all of a
+// router's nodes to the next router's.
+std::vector<int32_t> mlfm_worst_case(const Topology& t) {
+  return shift_map(t.num_nodes, t.attrs.at("p") % t.num_nodes);
+}
+
 FLITSIM_REGISTER_TOPOLOGY(mlfm, build_mlfm, "h", "l", "p", "radix")
+FLITSIM_REGISTER_WORST_CASE(mlfm, mlfm_worst_case)
 
 }  // namespace flitsim
