@@ -299,7 +299,7 @@ PYBIND11_MODULE(_core, m) {
           py::dict d;
           d["kind"] = i.kind_name, d["id"] = int(i.kind), d["algorithm"] = i.algorithm, d["family"] = i.family;
           d["header"] = std::string("cuda/routing/") + i.header, d["eject"] = i.eject, d["sensing"] = i.sensing;
-          d["table"] = i.table;
+          d["table"] = i.table, d["routes"] = i.routes;
           out.append(d);
         }
         return out;
@@ -317,7 +317,7 @@ PYBIND11_MODULE(_core, m) {
         const HostState h = make_initial_state(topo, ec);
         const RoutingInfo& i = routing_info(h.prm.routing);
         py::dict d;
-        d["kind"] = i.kind_name, d["algorithm"] = i.algorithm, d["family"] = i.family;
+        d["kind"] = i.kind_name, d["algorithm"] = i.algorithm, d["family"] = i.family, d["routes"] = i.routes;
         d["vc_classes"] = h.prm.vc_classes, d["phase_classes"] = h.prm.phase_classes;
         d["valiant_any"] = h.prm.valiant_any;
         return d;

@@ -21,6 +21,7 @@ struct RoutingInfo {
   const char* eject;    // dest, self
   const char* sensing;  // none, demand, snapshot
   const char* table;    // none, hx_coords, terminal_routers, df_groups
+  const char* routes;   // the deadlock checker's route-set model
   VcClasses (*classes)(const ClassInputs&);
 };
 const std::vector<RoutingInfo>& routing_registry();

@@ -12,6 +12,7 @@
 #include "hyperx_dor.cuh"
 #include "hyperx_omniwar.cuh"
 #include "table_min.cuh"
+#include "table_min_first.cuh"
 #include "table_ugal.cuh"
 #include "table_ugalg.cuh"
 #include "table_valiant.cuh"
@@ -35,7 +36,7 @@ FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pi
   p.dst_port = s.node_port[s.pk_dst[p.slot]];
   p.dst_router = s.port_router[p.dst_port];
   switch (s.prm.routing) {  // one case per registry line; no default, so none is forgotten
-#define FLITSIM_ROUTE_CASE(Kind, id, alg, family, header, route_fn, classes_fn, eject, sensing, table) \
+#define FLITSIM_ROUTE_CASE(Kind, id, alg, family, header, route_fn, classes_fn, eject, sensing, table, routes) \
   case RoutingKind::Kind:                                                                         \
     if (FLITSIM_EJECTS_AT_DEST_##eject && p.dst_router == r) return eject_choice(s, p);          \
     return FLITSIM_ROUTE_CALL_##sensing(route_fn);

@@ -12,8 +12,9 @@ these VC ranges is deadlock-free if the graph is acyclic; a cycle is a potential
     ...                 "router": {"vcs": 3}, "routing": {"algorithm": "valiant"}}).acyclic
     True
 
-Routes are enumerated from the topology tables the engine uses, mirroring the routing
-functions in cuda/routing/ (every choice a routing may make — all links of a dragonfly group
+The routing, its VC classes and its route model come from the engine (_core.routing_setup:
+the routing's line in cuda/routing/registry.h). Routes are enumerated per model from the
+topology tables the engine uses, mirroring the routing functions in cuda/routing/ (every choice a routing may make — all links of a dragonfly group
 pair, all parallel links, all minimal next hops, every intermediate, every deroute the
 routing's rules allow — so the graph is the union over all random and adaptive outcomes).
 Runtime grows with routers² (table routings: routers³ for Valiant/UGAL): meant for networks of
@@ -126,6 +127,7 @@ class _Checker:
         t = self.t
         self.dist = None if self.setup["family"] == "Dragonfly" else _topology._distances(t).astype(np.int64)
         self.C = int(self.setup["vc_classes"])
+        self.routes = self.setup["routes"]  # the route set to enumerate (registry.h "routes")
         self.term = np.flatnonzero(np.bincount(t.port_router[t.node_port], minlength=t.num_routers) > 0)
         self.peer_router = np.where(t.peer_port >= 0, t.port_router[np.maximum(t.peer_port, 0)], -1)
         self.g = _Graph()
@@ -225,14 +227,14 @@ class _Checker:
         any_router = self.routing.get("valiant") == "any"
         memo: dict = {}
         for s, d in itertools.permutations(self.term, 2):
-            if self.alg == "min":
+            if self.routes == "minimal":
                 self.df_minimal(s, d, 1)
                 continue
-            if self.alg == "par":
+            if self.routes == "par":
                 self.df_par(s, d, any_router, memo)
                 continue
             self.df_valiant(s, d, any_router)
-            if self.alg in ("ugal", "ugal-g"):  # UGAL-G: UGAL-L's routes and classes
+            if self.routes == "minimal_valiant":  # UGAL-L, UGAL-G: both route sets
                 self.df_minimal(s, d, 3 if any_router else 2)
 
     # ---------------------------------------------------------------- table routings
@@ -264,15 +266,15 @@ class _Checker:
     def table(self):
         # Classes of one minimal phase (engine: phase_classes of the Valiant family; a minimal
         # routing's distance classes are its C), clamped to C − 1 by cls().
-        two_phase = self.alg in ("valiant", "ugal", "ugal-g")
+        two_phase = self.routes in ("valiant", "minimal_valiant")
         c = int(self.setup["phase_classes"]) if two_phase else self.C
         block0 = lambda k: self.cls(min(k, c - 1))                       # noqa: E731
         block1 = lambda k: self.cls(c + min(k, c - 1))                   # noqa: E731
         pairs = list(itertools.permutations(self.term, 2))
-        if self.alg in ("min", "updown", "ugal", "ugal-g"):  # UGAL-G: table UGAL-L's routes and classes
+        if self.routes in ("minimal", "minimal_valiant"):
             for s, d in pairs:
                 self.min_dag(s, d, block0)
-        if self.alg not in ("valiant", "ugal", "ugal-g"):
+        if not two_phase:
             return
         into: dict[int, dict[Hop, set[int]]] = defaultdict(lambda: defaultdict(set))
         out: dict[int, dict[Hop, set[int]]] = defaultdict(lambda: defaultdict(set))
@@ -320,9 +322,9 @@ class _Checker:
         self.hx_setup()
         N = len(self.W)
         for s, t_ in itertools.permutations(self.term, 2):
-            if self.alg == "dor":
+            if self.routes == "dor":
                 self.g.path(self.dor(s, t_, 0))
-            elif self.alg == "clos-ad":
+            elif self.routes == "closad":
                 self.closad(s, t_)
             else:
                 self.war(s, t_, N)
@@ -341,7 +343,7 @@ class _Checker:
             self.g.path(self.dor(s, x, 0) + self.dor(x, t_, 1))
 
     def war(self, s: int, t_: int, N: int):
-        omni = self.alg == "omniwar"
+        omni = self.routes == "omniwar"
         multi = self.routing.get("multi_deroute", True)
         # state: (router, hops taken, last deroute dim or -1, arrived by deroute, hop taken into it)
         stack = [(s, 0, -1, False, None)]
