@@ -7,24 +7,15 @@
 #pragma once
 #include "flit.cuh"
 #include "hd.cuh"
+#include "routing/registry.h"
 
 namespace flitsim {
 
+// One enumerator per line of the routing registry (routing/registry.h).
 enum class RoutingKind : int32_t {
-  DragonflyMin = 0,       // routing/dragonfly_min.cuh
-  TableMin = 1,           // routing/table_min.cuh
-  DragonflyValiant = 2,   // routing/dragonfly_valiant.cuh (restricted or any)
-  TableValiant = 3,       // routing/table_valiant.cuh
-  DragonflyUgal = 4,      // routing/dragonfly_ugal.cuh (UGAL-L over MIN and VR/VA)
-  TableUgal = 5,          // routing/table_ugal.cuh (UGAL-L over table MIN and Valiant)
-  HyperxDor = 6,          // routing/hyperx_dor.cuh
-  HyperxClosAd = 7,       // routing/hyperx_closad.cuh
-  HyperxDimWar = 8,       // routing/hyperx_dimwar.cuh
-  HyperxOmniWar = 9,      // routing/hyperx_omniwar.cuh
-  UpDown = 10,            // routing/updown.cuh (trees)
-  DragonflyUgalG = 11,    // routing/dragonfly_ugalg.cuh (UGAL-G: path queues from the snapshot)
-  TableUgalG = 12,        // routing/table_ugalg.cuh (UGAL-G on table-routed topologies)
-  DragonflyPar = 13,      // routing/dragonfly_par.cuh (progressive adaptive routing)
+#define FLITSIM_ROUTING_ENUM(Kind, id, ...) Kind = id,
+  FLITSIM_ROUTINGS(FLITSIM_ROUTING_ENUM)
+#undef FLITSIM_ROUTING_ENUM
 };
 // Destination patterns (traffic/patterns.cuh); all but uniform work on process ranks, which
 // traffic.placement maps to nodes.
@@ -42,16 +33,24 @@ enum class Selection : int32_t { Oblivious = 0, Adaptive = 1, DModK = 2 };
 // UGAL-L cost rule (routing.cost, routing/ugal_cost.cuh).
 enum class UgalCost : int32_t { Queue = 0, Hops = 1, BookSim = 2 };
 
-// Per-replica integer sums (rep_sums[rep * kRepSums + i]).
+// Per-replica integer sums the phase functions accumulate (rep_sums[rep * kRepSums + i]).
+// X(enumerator, Result field, what): each is reported as a Result field of that name (the
+// statistics schema, host/replica_stats.hpp); adding one here is all a new sum needs.
+#define FLITSIM_RESULT_SUMS(X)                                                                      \
+  X(kLatencySum, latency_sum, "sum over measured packets of tail arrival - creation (cycles)")      \
+  X(kNetLatencySum, network_latency_sum, "sum over measured packets of tail arrival - head injection") \
+  X(kHopsSum, hops_sum, "sum of router-to-router hops over measured packets")                      \
+  X(kNonMinimal, nonminimal_packets, "measured packets the source router sent on a non-minimal path") \
+  X(kExtraHops, extra_hops, "router hops of measured packets beyond their minimal route (deroutes)")
+// Sums the driver checks and no Result reports: both must stay 0.
+#define FLITSIM_CHECK_SUMS(X)                                                  \
+  X(kBufferOverflows, "flits that arrived at a full VC buffer")                \
+  X(kRouteFailures, "heads a routing function gave no output port (a bug; fails the run)")
 enum RepSum : int32_t {
-  kLatencySum = 0,      // tail arrival − creation, measured packets
-  kNetLatencySum = 1,   // tail arrival − head injection
-  kHopsSum = 2,         // router-to-router hops
-  kBufferOverflows = 3, // flits that arrived at a full VC buffer (must stay 0)
-  kNonMinimal = 4,      // measured packets delivered that were routed non-minimally
-  kRouteFailures = 5,   // heads a routing function gave no output port (a bug; fails the run)
-  kExtraHops = 6,       // measured packets' router hops beyond their minimal route (deroutes)
-  kRepSums = 7
+#define FLITSIM_REP_SUM_ENUM(e, ...) e,
+  FLITSIM_RESULT_SUMS(FLITSIM_REP_SUM_ENUM) FLITSIM_CHECK_SUMS(FLITSIM_REP_SUM_ENUM)
+#undef FLITSIM_REP_SUM_ENUM
+  kRepSums
 };
 
 constexpr int kHopBins = 32;

@@ -17,13 +17,14 @@ namespace flitsim {
 struct EngineConfig {
   int32_t vcs = 4, buffer = 32, router_latency = 2, sa_iterations = 1;
   Params channels{"channels"};
-  std::string algorithm = "min";
-  std::string selection;           // oblivious, adaptive, dmodk; "" = the routing's default
-  std::string valiant;             // "restricted" (default on dragonflies) or "any"; "" = unset
-  // Adaptive routing (docs/routing.md); -1 = unset, the engine picks per algorithm/topology.
+  // [routing]: filled by parse_engine_config from the key table (routing_keys.cpp), which
+  // holds the defaults and bounds; -1 / "" = unset, the engine picks per algorithm/topology.
+  std::string algorithm;
+  std::string selection;           // oblivious, adaptive, dmodk
+  std::string valiant;             // restricted, any
   int32_t n_indirect = -1, offset = -1, deroutes = -1;
-  double penalty = 1.0, threshold = 0.0;
-  std::string cost = "queue";      // UGAL cost rule: queue, hops, booksim
+  double penalty = 0, threshold = 0;
+  std::string cost;                // UGAL cost rule: queue, hops, booksim
   bool multi_deroute = true;       // OmniWAR: back-to-back deroutes in one dimension allowed
   int32_t snapshot_period = 1;     // UGAL-G: cycles between congestion snapshots
   bool deadlock_avoidance = true;  // false: every hop on one VC class (to study deadlock)

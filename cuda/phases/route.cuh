@@ -1,54 +1,10 @@
 // Phase 3, route computation: a head flit at the front of an input VC gets its output port
-// and allowed output VC range from the configured routing function (one file per routing in
-// cuda/routing/, each stating its deadlock-avoidance VC scheme). Routing functions may write
-// the packet's routing state (pk_route, pk_gport): this router holds the head.
+// and allowed output VC range from the configured routing function (route_packet,
+// routing/dispatch.cuh).
 #pragma once
-#include "../routing/dragonfly_min.cuh"
-#include "../routing/dragonfly_par.cuh"
-#include "../routing/dragonfly_ugal.cuh"
-#include "../routing/dragonfly_ugalg.cuh"
-#include "../routing/dragonfly_valiant.cuh"
-#include "../routing/hyperx_closad.cuh"
-#include "../routing/hyperx_dimwar.cuh"
-#include "../routing/hyperx_dor.cuh"
-#include "../routing/hyperx_omniwar.cuh"
-#include "../routing/table_min.cuh"
-#include "../routing/table_ugal.cuh"
-#include "../routing/table_ugalg.cuh"
-#include "../routing/table_valiant.cuh"
-#include "../routing/updown.cuh"
+#include "../routing/dispatch.cuh"
 
 namespace flitsim {
-
-FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pid, long long t) {
-  PacketInfo p;
-  p.pid = pid;
-  p.slot = s.pk(rep, pid);
-  p.src_router = s.port_router[s.node_port[pid / s.sz.S]];
-  p.dst_port = s.node_port[s.pk_dst[p.slot]];
-  p.dst_router = s.port_router[p.dst_port];
-  switch (s.prm.routing) {  // routings with phases decide themselves when to eject
-    case RoutingKind::DragonflyValiant: return route_dragonfly_valiant(s, rep, r, p);
-    case RoutingKind::DragonflyUgal: return route_dragonfly_ugal(s, rep, r, p);
-    case RoutingKind::TableValiant: return route_table_valiant(s, rep, r, p);
-    case RoutingKind::TableUgal: return route_table_ugal(s, rep, r, p);
-    case RoutingKind::DragonflyUgalG: return route_dragonfly_ugalg(s, rep, r, p, snap_read_base(s, rep, t));
-    case RoutingKind::TableUgalG: return route_table_ugalg(s, rep, r, p, snap_read_base(s, rep, t));
-    case RoutingKind::DragonflyPar: return route_dragonfly_par(s, rep, r, p);
-    case RoutingKind::HyperxClosAd: return route_hyperx_closad(s, rep, r, p);
-    default: break;
-  }
-  if (p.dst_router == r) return eject_choice(s, p);
-  switch (s.prm.routing) {
-    case RoutingKind::DragonflyMin: return route_dragonfly_min(s, rep, r, p);
-    case RoutingKind::HyperxDor: return route_hyperx_dor(s, rep, r, p);
-    case RoutingKind::HyperxDimWar: return route_hyperx_dimwar(s, rep, r, p);
-    case RoutingKind::HyperxOmniWar: return route_hyperx_omniwar(s, rep, r, p);
-    case RoutingKind::UpDown: return route_updown(s, rep, r, p);
-    case RoutingKind::TableMin:
-    default: return route_table_min(s, rep, r, p);
-  }
-}
 
 // Output demand of router r (port_congestion): flits in its input VCs per output they are
 // routed to. Only routings that sense it set sz.demand_P.
