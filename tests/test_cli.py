@@ -163,9 +163,21 @@ def test_engine_errors_map_to_exit_codes(engine, config_file, capsys):
     assert "routing.algorithm: dor" in capsys.readouterr().err
 
 
-def test_unwritable_output_exits_1(engine, config_file, tmp_path, capsys):
-    assert main(["run", str(config_file), "-o", str(tmp_path / "no" / "dir" / "x.h5")]) == 1
-    assert capsys.readouterr().err.startswith("flitsim: error: ")
+def test_bad_output_paths_refused_before_simulating(engine, config_file, tmp_path, capsys):
+    # Exit 2 (bad option) and the engine never runs: a bad -o must not cost a simulation.
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    for out, why in ((tmp_path / "no" / "dir" / "x.h5", "does not exist"),
+                     (tmp_path, "is a directory"),
+                     (notes, "is not an HDF5 file")):
+        assert main(["run", str(config_file), "-o", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith('flitsim: error: -o "') and why in err, err
+    assert engine.calls == []
+    assert notes.read_text() == "my notes\n"
+    # --force lets -o replace a file that is not HDF5
+    assert main(["run", str(config_file), "-o", str(notes), "--force", "--quiet"]) == 0
+    assert notes.read_bytes().startswith(b"\x89HDF")
 
 
 def test_usage_errors_exit_2(engine, config_file, capsys):

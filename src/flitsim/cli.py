@@ -100,6 +100,8 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
                     "print offered/accepted load, latency, hops and speed.")
     _add_config_args(p)
     p.add_argument("-o", "--output", metavar="OUT.h5", help="also write the results to HDF5")
+    p.add_argument("--force", action="store_true",
+                   help="let -o replace an existing file that is not HDF5")
     p.add_argument("--backend", choices=("auto", "cpu", "cuda"), default="auto",
                    help="auto (default) uses the GPU when one is usable")
     p.add_argument("--threads", type=_positive_int, metavar="N",
@@ -148,6 +150,8 @@ def _workload_table(r: Any) -> str:
 
 def cmd_run(args: argparse.Namespace) -> int:
     cfg = load_config(args.config, args.overrides)
+    from .outputs import check_output
+    check_output(args.output, force=args.force)  # before simulating, not after
     engine = importlib.import_module("flitsim.engine")  # lazy: needs the compiled module
     # With --json, stdout carries the JSON object only: Python-level chatter goes to stderr.
     quiet_stdout = contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext()
@@ -156,6 +160,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                             progress=not args.quiet and not args.json, threads=args.threads)
     if args.output:
         from .hdf5 import write_results
+        check_output(args.output, force=args.force)  # again: a sweep may have started on it
         write_results(args.output, [result], cfg)
     workload = getattr(result, "workload", None)
     if args.json:
@@ -322,6 +327,8 @@ def _add_sweep(sub: argparse._SubParsersAction) -> None:
                    help="a swept key and its values (repeatable; replaces the [sweep] table)")
     p.add_argument("-o", "--output", metavar="OUT.h5",
                    help="HDF5 file for all points (also what a resumed sweep reads)")
+    p.add_argument("--force", action="store_true",
+                   help="let -o replace an existing file that is not HDF5")
     p.add_argument("--max-replicas", type=_positive_int, metavar="R",
                    help="most replicas per engine run (default: sweep.max_replicas or 32)")
     _add_engine_args(p)
@@ -354,7 +361,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                               progress=not args.quiet and not args.json, threads=args.threads,
                               max_replicas=args.max_replicas, cluster=args.cluster,
                               cluster_workers=args.cluster_workers,
-                              slurm_options=args.slurm_options or None)
+                              slurm_options=args.slurm_options or None, force=args.force)
         except ImportError as e:
             if type(e).__name__ != "ClusterUnavailable":   # Dask missing: usage, not install
                 raise
@@ -400,6 +407,9 @@ def _add_plot(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_plot(args: argparse.Namespace) -> int:
+    from .outputs import check_output
+    import os
+    check_output(args.output or os.path.splitext(args.result)[0] + ".png", hdf5=False)
     plot = importlib.import_module("flitsim.plot")
     try:
         out = plot.plot_file(args.result, args.output)

@@ -66,6 +66,10 @@ class _Progress:
             self.stream.write("\n")
 
 
+def _no_progress(cycle: int, window_end: int, done: int) -> None:
+    """The callback of a quiet run: calling it lets the engine see Ctrl-C."""
+
+
 def simulate_raw(config: dict, backend: str | None = None, threads: int | None = None,
                  progress: bool | Callable = False, loads: Sequence[float] | None = None,
                  seeds: Sequence[int] | None = None, workload: dict | None = None) -> dict:
@@ -77,7 +81,9 @@ def simulate_raw(config: dict, backend: str | None = None, threads: int | None =
         from .config import ConfigError
         raise ConfigError("workload: a [workload] run needs its programs: use flitsim.run or "
                           "flitsim.workload.run_replicas (they build them)")
-    cb = _Progress() if progress is True else (progress or None)
+    # Always a callback: the engine calls it between chunks of cycles and checks for Ctrl-C
+    # there, so an interrupt is honoured within a chunk even when no progress is shown.
+    cb = _Progress() if progress is True else (progress or _no_progress)
     try:
         return _core().simulate(config, backend or "auto", int(threads or 0), cb,
                                 None if loads is None else [float(x) for x in loads],
