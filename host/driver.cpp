@@ -69,11 +69,21 @@ ReplicaStats collect(const HostState& h, const EngineConfig& cfg, int rep) {
   return s;
 }
 
+// Cycles since the last flit moved in replica rep while flits are buffered (0 when none are).
+long long stalled_cycles(const HostState& h, int rep, long long t, long long* buffered_out = nullptr) {
+  const Sizes& sz = h.sz;
+  const long long buffered = replica_sum(h.ivc_count, rep, (long long)sz.P * sz.V);
+  if (buffered_out) *buffered_out = buffered;
+  if (buffered == 0) return 0;
+  const long long last = *std::max_element(h.router_last_move.begin() + (long long)rep * sz.R,
+                                           h.router_last_move.begin() + (long long)(rep + 1) * sz.R);
+  return std::max(0LL, t - 1 - last);
+}
+
 // Between chunks: a routing function that gave a head no output port (a bug), or a deadlock
 // (no flit moved for sim.watchdog cycles while flits are buffered), ends the run with the
 // blocked VCs as diagnostics instead of a hang.
 void check_progress(Backend& backend, HostState& h, const EngineConfig& cfg, int rep, long long t) {
-  const Sizes& sz = h.sz;
   const std::string where = " at cycle " + std::to_string(t) + " in replica " + std::to_string(rep);
   const long long failures = h.rep_sums[(long long)rep * kRepSums + kRouteFailures];
   if (failures > 0) {
@@ -82,12 +92,11 @@ void check_progress(Backend& backend, HostState& h, const EngineConfig& cfg, int
                          " head flit(s) no output port" + where + " (a flitsim bug); input VCs:\n" +
                          describe_blocked(h, rep, 12));
   }
-  const long long buffered = replica_sum(h.ivc_count, rep, (long long)sz.P * sz.V);
-  const long long last = *std::max_element(h.router_last_move.begin() + (long long)rep * sz.R,
-                                           h.router_last_move.begin() + (long long)(rep + 1) * sz.R);
-  if (buffered > 0 && t - 1 - last > cfg.watchdog) {
+  long long buffered = 0;
+  const long long stalled = stalled_cycles(h, rep, t, &buffered);
+  if (stalled > cfg.watchdog) {
     backend.download(h);
-    throw DeadlockError("deadlock: no flit moved for " + std::to_string(t - 1 - last) + " cycles (watchdog " +
+    throw DeadlockError("deadlock: no flit moved for " + std::to_string(stalled) + " cycles (watchdog " +
                         std::to_string(cfg.watchdog) + ")" + where + (cfg.workload ? " of the workload" : "") +
                         " with " + std::to_string(buffered) + " flits buffered; blocked input VCs:\n" +
                         describe_blocked(h, rep, 12));
@@ -136,7 +145,7 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
 
   const Sizes& sz = h.sz;
   const long long window_end = cfg.warmup + cfg.measure, limit = window_end + cfg.drain_limit;
-  std::vector<bool> done(sz.reps, false), drained(sz.reps, false);
+  std::vector<bool> done(sz.reps, false), drained(sz.reps, false), stalled(sz.reps, false);
   long long t = 0;
   bool all_done = false;
   if (cfg.workload) {  // closed loop: the programs decide when the run ends
@@ -144,21 +153,37 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
     all_done = true;
     drained.assign(sz.reps, true);
   }
-  while (!all_done && t < limit) {
-    const long long n = std::min(cfg.chunk, limit - t);
+  // A replica in which nothing moved for a whole chunk while flits are buffered (or, when it
+  // falls behind its offered load, in the last cycle) may be deadlocked: it is never "done"
+  // (saturated or drained) and the run goes on, past the drain limit if need be, until it
+  // moves again or the watchdog reports the deadlock. So a deadlock is reported as one
+  // wherever it happens, never disguised as saturation.
+  auto must_continue = [&] {
+    for (int rep = 0; rep < sz.reps; ++rep)
+      if (!done[rep] && (t < limit || stalled[rep])) return true;
+    return false;
+  };
+  while (!all_done && must_continue()) {
+    const long long n = t < limit ? std::min(cfg.chunk, limit - t) : cfg.chunk;
     backend->run(t, n);
     t += n;
     backend->sync_counters(h);
     int n_done = 0;
     for (int rep = 0; rep < sz.reps; ++rep) {
       check_progress(*backend, h, cfg, rep, t);
+      const long long still = stalled_cycles(h, rep, t);
+      stalled[rep] = still >= std::min(n, cfg.chunk);
       if (t >= window_end) {
         drained[rep] = replica_sum(h.node_tagged_delivered, rep, sz.N) == replica_sum(h.node_tagged_created, rep, sz.N);
         // A replica that accepted clearly less than was offered is saturated already; waiting
         // for its measured packets would only measure the growth of its source queues.
         const double offered = double(replica_sum(h.node_created_flits, rep, sz.N));
         const double accepted = double(replica_sum(h.node_ejected_flits, rep, sz.N));
-        done[rep] = drained[rep] || accepted < (1.0 - cfg.saturation_tolerance) * offered;
+        // A saturated network moves flits every cycle; one whose flits stand still (even
+        // briefly: a lock-up may have formed just now) is not called saturated yet.
+        const bool behind = accepted < (1.0 - cfg.saturation_tolerance) * offered;
+        if (behind && still > 0) stalled[rep] = true;
+        done[rep] = (drained[rep] || behind) && !stalled[rep];
       }
       n_done += done[rep];
     }
