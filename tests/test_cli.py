@@ -185,6 +185,7 @@ def test_usage_errors_exit_2(engine, config_file, capsys):
     assert main(["run"]) == 2
     assert main(["run", str(config_file), "--backend", "tpu"]) == 2
     assert main(["run", str(config_file), "--threads", "0"]) == 2
+    assert main(["run", str(config_file), "--threads", "100000"]) == 2  # used to segfault
     assert main(["frobnicate"]) == 2
     assert engine.calls == []
 

@@ -36,6 +36,14 @@ def _positive_int(text: str) -> int:
     return v
 
 
+def _threads(text: str) -> int:
+    from .engine import MAX_THREADS
+    v = _positive_int(text)
+    if v > MAX_THREADS:
+        raise argparse.ArgumentTypeError(f"must be an integer in [1, {MAX_THREADS}], got {text!r}")
+    return v
+
+
 def _add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("config", metavar="CONFIG", help="TOML configuration file")
     p.add_argument("--set", dest="overrides", action="append", default=[],
@@ -104,7 +112,7 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
                    help="let -o replace an existing file that is not HDF5")
     p.add_argument("--backend", choices=("auto", "cpu", "cuda"), default="auto",
                    help="auto (default) uses the GPU when one is usable")
-    p.add_argument("--threads", type=_positive_int, metavar="N",
+    p.add_argument("--threads", type=_threads, metavar="N",
                    help="CPU threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_run)
@@ -241,7 +249,7 @@ def _positive_float(text: str) -> float:
 def _add_engine_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backend", choices=("auto", "cpu", "cuda"), default="auto",
                    help="auto (default) uses the GPU when one is usable")
-    p.add_argument("--threads", type=_positive_int, metavar="N",
+    p.add_argument("--threads", type=_threads, metavar="N",
                    help="CPU threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress output")
 
