@@ -37,7 +37,7 @@ def _positive_int(text: str) -> int:
 
 
 def _threads(text: str) -> int:
-    from .engine import MAX_THREADS
+    from .limits import MAX_THREADS
     v = _positive_int(text)
     if v > MAX_THREADS:
         raise argparse.ArgumentTypeError(f"must be an integer in [1, {MAX_THREADS}], got {text!r}")

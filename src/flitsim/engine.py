@@ -7,13 +7,11 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from .limits import MAX_THREADS
 from .results import Result
 
 # A replica is saturated when its measured packets did not all arrive within sim.drain_limit
 # cycles after the window, or when the network accepted clearly less than was offered.
-# CPU threads one run may ask for: OpenMP starts them all, and tens of thousands exhaust the
-# process (a crash, not an error) long before they could help.
-MAX_THREADS = 1024
 SATURATION_TOLERANCE = 0.05  # default of sim.saturation_tolerance
 SATURATION_RULE = (
     "saturated = measured packets not all delivered within sim.drain_limit cycles after the "
@@ -88,7 +86,7 @@ def simulate_raw(config: dict, backend: str | None = None, threads: int | None =
     # there, so an interrupt is honoured within a chunk even when no progress is shown.
     if threads is not None and not (isinstance(threads, int) and 0 <= threads <= MAX_THREADS):
         from .config import ConfigError
-        raise ConfigError(f"threads: must be an integer in [1, {MAX_THREADS}] (or None for all "
+        raise ConfigError(f"threads: must be an integer in [1, {MAX_THREADS}] (0 or None: all "
                           f"cores), got {threads!r}")
     cb = _Progress() if progress is True else (progress or _no_progress)
     try:

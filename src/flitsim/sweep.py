@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from .config import ConfigError, check_sweep_key, normalize, sweep_values
+from .limits import MAX_SWEEP_POINTS
 
 __all__ = ["sweep", "parse_over", "plan", "SweepResult", "SweepStatus", "Batch",
            "REPLICA_KEYS", "DEFAULT_MAX_REPLICAS"]
@@ -27,8 +28,6 @@ __all__ = ["sweep", "parse_over", "plan", "SweepResult", "SweepStatus", "Batch",
 # Keys that replicas of one engine run may differ in.
 REPLICA_KEYS = ("traffic.load", "sim.seed")
 DEFAULT_MAX_REPLICAS = 32
-# Points per sweep: each is validated and kept in memory up front, so the product is bounded.
-MAX_POINTS = 100_000
 
 
 def parse_over(specs: Sequence[str]) -> dict[str, list[Any]]:
@@ -87,9 +86,9 @@ def plan(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | None = N
         raise ConfigError(f"sweep.max_replicas: must be an integer >= 1, got {max_replicas!r}")
     keys = list(over)
     total = math.prod(len(over[k]) for k in keys)
-    if total > MAX_POINTS:
+    if total > MAX_SWEEP_POINTS:
         sizes = " x ".join(f"{len(over[k])} ({k})" for k in keys)
-        raise ConfigError(f"sweep.over: {sizes} = {total} points; at most {MAX_POINTS} per sweep "
+        raise ConfigError(f"sweep.over: {sizes} = {total} points; at most {MAX_SWEEP_POINTS} per sweep "
                           f"(split it into several sweeps)")
     points, cfgs = [], []
     for combo in itertools.product(*(over[k] for k in keys)):
