@@ -218,6 +218,14 @@ def cmd_info(args: argparse.Namespace) -> int:
     topology = importlib.import_module("flitsim.topology")
     desc = dict(topology.describe(cfg))
     desc.setdefault("kind", cfg["topology"]["kind"])
+    mem = importlib.import_module("flitsim.memory")
+    est = mem.estimate(cfg)  # the engine's own layout, without allocating it
+    if args.json:
+        desc.update(state_bytes=est["bytes"], host_memory_available=est["host_available"])
+    else:
+        avail = mem.human_bytes(est["host_available"]) if est["host_available"] else "unknown"
+        desc["state memory"] = (f"{mem.human_bytes(est['bytes'])} per replica "
+                                f"(host memory available: {avail})")
     if args.json:
         _print_json(desc)
     else:
