@@ -1,5 +1,6 @@
 #include "state_memory.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -70,6 +71,15 @@ size_t available_host_bytes() {
   const long long used = read_number("/sys/fs/cgroup/memory.current");
   if (limit > 0 && used >= 0) {
     const long long room = std::max(0LL, limit - used);
+    avail = avail < 0 ? room : std::min(avail, room);
+  }
+  // An address-space limit (ulimit -v) leaves its limit minus what the process maps already.
+  struct rlimit as {};
+  if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) {
+    std::ifstream statm("/proc/self/statm");
+    long long pages = 0;
+    statm >> pages;
+    const long long room = std::max(0LL, (long long)as.rlim_cur - pages * sysconf(_SC_PAGESIZE));
     avail = avail < 0 ? room : std::min(avail, room);
   }
   // FLITSIM_MEMORY_LIMIT (bytes) caps it further: a shared machine, or a test of the refusal.

@@ -17,7 +17,7 @@ size_t state_bytes(const Sizes& sz);
 size_t state_replica_bytes(const Sizes& sz);
 
 // Memory this process can still obtain: MemAvailable (/proc/meminfo), lowered by a cgroup v2
-// limit when one applies and by the environment variable FLITSIM_MEMORY_LIMIT (bytes); 0 when
+// limit or an address-space limit (ulimit -v) when one applies and by the environment variable FLITSIM_MEMORY_LIMIT (bytes); 0 when
 // unknown.
 size_t available_host_bytes();
 
