@@ -340,5 +340,5 @@ def test_row_column_dragonfly_gets_no_default_a():
 def test_cost_section_is_validated_and_kept():
     cfg = loads_config("[cost]\ncopper = 0.2\n")
     assert cfg["cost"] == {"copper": 0.2}
-    with pytest.raises(ConfigError, match=r"cost\.router: must be a number >= 0"):
+    with pytest.raises(ConfigError, match=r"cost\.router: must be a finite number >= 0"):
         loads_config("[cost]\nrouter = -1\n")
