@@ -8,6 +8,7 @@
 
 #include "host/backend.hpp"
 #include "host/driver.hpp"
+#include "host/engine_keys.hpp"
 #include "host/state_memory.hpp"
 #include "host/topology.hpp"
 
@@ -294,6 +295,20 @@ PYBIND11_MODULE(_core, m) {
         return d;
       },
       py::arg("config"), py::arg("replicas") = 1, "Bytes of every state array for a configuration.");
+  m.def(
+      "engine_int_keys",
+      [] {
+        py::list out;
+        for (const IntKeyBound& b : engine_int_keys()) {
+          py::dict d;
+          d["section"] = b.section, d["key"] = b.key, d["lo"] = b.lo, d["hi"] = b.hi;
+          d["rule"] = int_key_rule(b), d["why"] = b.why;
+          out.append(d);
+        }
+        return out;
+      },
+      "Bounds of the engine's integer keys outside [routing]: section, key ('*': every key), lo, "
+      "hi, the rule as messages state it, and what the bound protects.");
   m.def(
       "state_estimate",
       [](const py::dict& cfg, int replicas) {
