@@ -487,9 +487,9 @@ def loads_config(text: str, overrides: Sequence[str] = (), source: str = "<strin
 def load_config(path: str | Any, overrides: Sequence[str] = ()) -> dict:
     """Read a TOML file, apply overrides in order, and normalise. Raises ConfigError (also
     for an unreadable file, so the CLI reports it as bad input)."""
+    from .limits import MAX_CONFIG_BYTES, read_input_file
     try:
-        with open(path, "rb") as f:
-            text = f.read().decode("utf-8")
+        text = read_input_file(path, "the config", MAX_CONFIG_BYTES).decode("utf-8")
     except OSError as e:
         raise ConfigError(f"{path}: cannot read config: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
