@@ -45,8 +45,10 @@ TOPOLOGIES = [
     {"kind": "graph", "links": [0, 1, 1, 2, 2, 0], "terminals": 2},
 ]
 
-HOSTILE = [2**31 - 1, 2**31, 2**32 + 8, 2**40, 2**62, 2**63 - 1, 2**64, -1, 0, -2**63,
-           float("nan"), float("inf"), -float("inf"), 1e300, 0.5, "4", True, []]
+HOSTILE = [2**31, 2**32 + 8, 2**40, 2**63 - 1, 2**64, -1, 0, float("nan"), float("inf"), 0.5,
+           "4", True]
+# Builder keys share one generic bound and type check: fewer values each keep the run short.
+HOSTILE_TOPOLOGY = [2**31, 2**63 - 1, 2**64, -1, "4", True]
 
 # Keys fuzzed one by one (section, key): every key of the fixed sections, the channel
 # latency, the topology keys of the kinds above, and [cost].
@@ -89,7 +91,7 @@ def to_toml(cfg: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def cases(seed: int = 14, combos: int = 120):
+def cases(seed: int = 14, combos: int = 100):
     """(name, config) pairs: one hostile value per key, then random combinations."""
     rng = random.Random(seed)
     keys = fuzz_keys()
@@ -105,7 +107,7 @@ def cases(seed: int = 14, combos: int = 120):
         return cfg
 
     for sec, key in keys:
-        for v in HOSTILE:
+        for v in (HOSTILE_TOPOLOGY if sec == "topology" else HOSTILE):
             cfg = base_for(sec, key)
             cfg.setdefault(sec, {})[key] = v
             yield f"{sec}.{key}={toml_value(v)}", cfg
@@ -115,7 +117,7 @@ def cases(seed: int = 14, combos: int = 120):
         for sec, key in picks:
             if sec == "topology" and key not in TOPOLOGY_KEYS[cfg["topology"]["kind"]]:
                 continue
-            cfg.setdefault(sec, {})[key] = rng.choice(HOSTILE + [1, 2, 3, 8, 100])
+            cfg.setdefault(sec, {})[key] = rng.choice(HOSTILE + [-2**63, 2**31 - 1, 1e300, [], 1, 2, 3, 8, 100])
         yield "combo " + ", ".join(f"{s}.{k}" for s, k in picks), cfg
 
 

@@ -65,6 +65,9 @@ def test_topology_integers_bounded_before_building():
     with pytest.raises(ValueError, match=r"^topology\.n: k\^n too large"):
         T.build({"kind": "fattree", "k": 4, "n": 2**31 - 1})  # used to loop for seconds
     T.build({"kind": "dragonfly", "p": 2, "a": 4, "h": 2, "seed": 2**63 - 1})  # seeds: any int64
+    with pytest.raises(ConfigError, match=r"^topology\.k: must be a number or a string, got true"):
+        normalize({"topology": {"kind": "fattree", "k": True, "n": 2}})
+    normalize({"topology": {"kind": "dragonfly", "p": 2, "a": 4, "h": 2, "relabel": True}})
 
 
 def test_config_file_must_be_a_regular_file(tmp_path):

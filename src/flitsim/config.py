@@ -209,9 +209,17 @@ SCHEMA: dict[str, dict[str, Checker]] = {
 _channel_latency = _engine_int("channels", "*", 1)
 
 
+# Builder keys that take true/false (docs/topologies.md); any other boolean is a mistake.
+TOPOLOGY_BOOLEAN_KEYS = ("relabel",)
+
+
 def _topology_value(key: str, v: Any) -> Any:
     """Builder parameters: a string, number, boolean or a non-empty list of integers (the
     only list type the builders read)."""
+    if isinstance(v, bool) and key.partition(".")[2] not in TOPOLOGY_BOOLEAN_KEYS:
+        # true would reach the builder as 1 (k = true: a 1-ary tree) without a word.
+        raise ConfigError(f"{key}: must be a number or a string, got {_show(v)} (only "
+                          f"{', '.join(TOPOLOGY_BOOLEAN_KEYS)} takes true/false)")
     if _is_int(v) and abs(v) > _INT64_MAX:
         raise ConfigError(f"{key}: must be an integer in [-2^63+1, 2^63-1], got {_show(v)}")
     if isinstance(v, (str, bool)) or (_is_number(v) and math.isfinite(v)):
