@@ -74,3 +74,11 @@ def test_config_file_must_be_a_regular_file(tmp_path):
     for path in ("/dev/zero", str(tmp_path)):
         with pytest.raises(ConfigError, match="cannot read config: the config is not a regular file"):
             load_config(path)
+
+
+def test_replica_counts_bounded():
+    from flitsim.sweep import plan
+    with pytest.raises(ValueError, match=r"^probes: must be an integer in \[1, 4096\], got 1000000000"):
+        flitsim.saturate(small_dragonfly(), probes=10**9)
+    with pytest.raises(ConfigError, match=r"^sweep\.max_replicas: must be an integer in \[1, 4096\]"):
+        plan(small_dragonfly(), {"traffic.load": [0.1]}, max_replicas=10**9)

@@ -168,7 +168,9 @@ def cmd_run(args: argparse.Namespace) -> int:
                             progress=not args.quiet and not args.json, threads=args.threads)
     if args.output:
         from .hdf5 import write_results
+        from .outputs import remove_stale_temporaries
         check_output(args.output, force=args.force)  # again: a sweep may have started on it
+        remove_stale_temporaries(args.output)        # left by a writer that was killed
         write_results(args.output, [result], cfg)
     workload = getattr(result, "workload", None)
     if args.json:

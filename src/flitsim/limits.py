@@ -30,3 +30,7 @@ def read_input_file(path, what: str, limit: int) -> bytes:
     if len(data) > limit:
         raise OSError(f"{what} grew past {limit} bytes while it was read")
     return data
+
+# Replicas of one engine run (saturate --probes, sweep max_replicas): each is a full copy of
+# the network state; the memory check bounds the total, this bounds the lists built first.
+MAX_REPLICAS = 4096

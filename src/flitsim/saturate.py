@@ -94,8 +94,9 @@ def saturate(config: dict, tolerance: float = 0.005, probes: int = 8,
     from . import engine
     from .config import normalize
 
-    if not (isinstance(probes, int) and probes >= 1):
-        raise ValueError(f"probes: must be an integer >= 1, got {probes!r}")
+    from .limits import MAX_REPLICAS
+    if not (isinstance(probes, int) and not isinstance(probes, bool) and 1 <= probes <= MAX_REPLICAS):
+        raise ValueError(f"probes: must be an integer in [1, {MAX_REPLICAS}], got {probes!r}")
     if not (isinstance(tolerance, (int, float)) and math.isfinite(tolerance) and tolerance > 0):
         raise ValueError(f"tolerance: must be a number > 0, got {tolerance!r}")
     if not (0.0 <= lower < upper <= 1.0):

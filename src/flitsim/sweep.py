@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from .config import ConfigError, check_sweep_key, normalize, sweep_values
-from .limits import MAX_SWEEP_POINTS
+from .limits import MAX_REPLICAS, MAX_SWEEP_POINTS
 
 __all__ = ["sweep", "parse_over", "plan", "SweepResult", "SweepStatus", "Batch",
            "REPLICA_KEYS", "DEFAULT_MAX_REPLICAS"]
@@ -82,8 +82,10 @@ def plan(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | None = N
         check_sweep_key(k, k)
     if max_replicas is None:
         max_replicas = table.get("max_replicas", DEFAULT_MAX_REPLICAS)
-    if not (isinstance(max_replicas, int) and max_replicas >= 1):
-        raise ConfigError(f"sweep.max_replicas: must be an integer >= 1, got {max_replicas!r}")
+    if not (isinstance(max_replicas, int) and not isinstance(max_replicas, bool)
+            and 1 <= max_replicas <= MAX_REPLICAS):
+        raise ConfigError(f"sweep.max_replicas: must be an integer in [1, {MAX_REPLICAS}], "
+                          f"got {max_replicas!r}")
     keys = list(over)
     total = math.prod(len(over[k]) for k in keys)
     if total > MAX_SWEEP_POINTS:
