@@ -69,6 +69,34 @@ ReplicaStats collect(const HostState& h, const EngineConfig& cfg, int rep) {
   return s;
 }
 
+// Runs n cycles from t0 in pieces short enough that the host callback (Ctrl-C, progress) is
+// reached about every kPieceSeconds, however slow a chunk of a large network is; the pieces
+// only split the backend's work, so the checks (drain, watchdog) and the results stay those
+// of whole chunks. The piece doubles while pieces are fast and shrinks when one is slow.
+class PiecewiseRunner {
+ public:
+  PiecewiseRunner(Backend& backend, std::function<void(long long)> between)
+      : backend_(backend), between_(std::move(between)) {}
+  void run(long long t0, long long n) {
+    for (long long done = 0; done < n;) {
+      const long long m = std::min(piece_, n - done);
+      const auto start = std::chrono::steady_clock::now();
+      backend_.run(t0 + done, m);
+      done += m;
+      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (secs > kPieceSeconds) piece_ = std::max<long long>(1, (long long)(double(m) * kPieceSeconds / secs));
+      else if (secs < kPieceSeconds / 4 && m == piece_) piece_ = std::min<long long>(piece_ * 2, int64_t(1) << 40);
+      if (done < n && between_) between_(t0 + done);
+    }
+  }
+
+ private:
+  static constexpr double kPieceSeconds = 0.25;
+  Backend& backend_;
+  std::function<void(long long)> between_;
+  long long piece_ = 128;  // cycles; the default sim.chunk
+};
+
 // Cycles since the last flit moved in replica rep while flits are buffered (0 when none are).
 long long stalled_cycles(const HostState& h, int rep, long long t, long long* buffered_out = nullptr) {
   const Sizes& sz = h.sz;
@@ -110,6 +138,10 @@ long long run_workload(Backend& backend, HostState& h, const EngineConfig& cfg, 
   const Sizes& sz = h.sz;
   const CompiledWorkload& w = *cfg.workload;
   long long t = 0;
+  int n_done_last = 0;
+  PiecewiseRunner runner(backend, [&](long long c) {
+    if (progress) progress(c, 0, n_done_last);
+  });
   for (;;) {
     if (t >= w.max_cycles) {
       backend.download(h);
@@ -120,7 +152,7 @@ long long run_workload(Backend& backend, HostState& h, const EngineConfig& cfg, 
                           " cycles; programs still waiting:\n" + waiting);
     }
     const long long n = std::min(cfg.chunk, w.max_cycles - t);
-    backend.run(t, n);
+    runner.run(t, n);
     t += n;
     backend.sync_counters(h);
     int n_done = 0;
@@ -129,6 +161,7 @@ long long run_workload(Backend& backend, HostState& h, const EngineConfig& cfg, 
       n_done += h.wl_fg_end[rep] >= 0 &&
                 replica_sum(h.node_flits_sent, rep, sz.N) == replica_sum(h.node_flits_received, rep, sz.N);
     }
+    n_done_last = n_done;
     if (progress) progress(t, 0, n_done);
     if (n_done == sz.reps) return t;
   }
@@ -148,6 +181,10 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
   std::vector<bool> done(sz.reps, false), drained(sz.reps, false), stalled(sz.reps, false);
   long long t = 0;
   bool all_done = false;
+  int n_done_last = 0;
+  PiecewiseRunner runner(*backend, [&](long long c) {
+    if (progress) progress(c, window_end, n_done_last);
+  });
   if (cfg.workload) {  // closed loop: the programs decide when the run ends
     t = run_workload(*backend, h, cfg, progress);
     all_done = true;
@@ -165,7 +202,7 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
   };
   while (!all_done && must_continue()) {
     const long long n = t < limit ? std::min(cfg.chunk, limit - t) : cfg.chunk;
-    backend->run(t, n);
+    runner.run(t, n);
     t += n;
     backend->sync_counters(h);
     int n_done = 0;
@@ -188,6 +225,7 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
       n_done += done[rep];
     }
     all_done = n_done == sz.reps;
+    n_done_last = n_done;
     if (progress) progress(t, window_end, n_done);
   }
   backend->download(h);
