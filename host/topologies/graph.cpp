@@ -30,7 +30,6 @@
 #include <sys/stat.h>
 
 #include "../topology_registry.hpp"
-#include "keys.hpp"
 
 namespace flitsim {
 
@@ -297,7 +296,6 @@ int64_t find_root(std::vector<int64_t>& parent, int64_t x) {
 }
 
 Topology build_graph(const Params& prm) {
-  check_topology_keys(prm, "graph", {"file", "routers", "links", "terminals"});
   GraphSpec g;
   if (prm.has("file")) {
     if (prm.has("links")) prm.fail("links", "give either file or links, not both");
@@ -389,6 +387,6 @@ Topology build_graph(const Params& prm) {
 
 }  // namespace
 
-FLITSIM_REGISTER_TOPOLOGY(graph, build_graph)
+FLITSIM_REGISTER_TOPOLOGY(graph, build_graph, "file", "routers", "links", "terminals")
 
 }  // namespace flitsim

@@ -1,0 +1,123 @@
+"""Runs the compiled engine on a normalised configuration and turns its integer counters into
+Results. The open- and closed-loop front ends (engine.py, workload/) both call it; it imports
+neither, so they import it without a cycle."""
+from __future__ import annotations
+
+import sys
+import time
+from typing import Callable, Sequence
+
+from .limits import MAX_THREADS
+from .results import ENGINE_STATISTICS, Result
+
+# A replica is saturated when its measured packets did not all arrive within sim.drain_limit
+# cycles after the window, or when the network accepted clearly less than was offered. The
+# engine decides it, once (host/replica_stats.cpp), with the configured tolerance.
+SATURATION_RULE = (
+    "saturated = measured packets not all delivered within sim.drain_limit cycles after the "
+    "window, or accepted < (1 - sim.saturation_tolerance) * offered; replicas saturated by the "
+    "second rule stop at the window's end"
+)
+
+
+def _core():
+    from . import _core as core  # the compiled extension
+    return core
+
+
+def available_backends() -> list[str]:
+    """Backends usable on this machine, best first."""
+    core = _core()
+    ok, _ = core.cuda_usable() if core.cuda_compiled() else (False, "")
+    return ["cuda", "cpu"] if ok else ["cpu"]
+
+
+def backend_status() -> str:
+    """One line saying which backend `auto` picks here and why."""
+    core = _core()
+    if not core.cuda_compiled():
+        return "cpu (this build has no CUDA backend)"
+    ok, why = core.cuda_usable()
+    return "cuda" if ok else f"cpu ({why})"
+
+
+class _Progress:
+    """A one-line progress report on stderr, refreshed at most every 0.5 s."""
+
+    def __init__(self, stream=sys.stderr):
+        self.stream, self.start, self.last = stream, time.monotonic(), 0.0
+
+    def __call__(self, cycle: int, window_end: int, done: int) -> None:
+        now = time.monotonic()
+        if now - self.last < 0.5:
+            return
+        self.last = now
+        rate = cycle / max(now - self.start, 1e-9)
+        if window_end <= 0:  # a workload run: no window, programs decide the end
+            stage = f"workload ({done} replica(s) done)"
+        elif cycle < window_end:
+            stage = f"{100.0 * min(cycle, window_end) / window_end:5.1f}% of warm-up+window"
+        else:
+            stage = f"draining ({done} replica(s) done)"
+        self.stream.write(f"\r  cycle {cycle:>9}  {stage}  {rate:,.0f} cycles/s ")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.last:
+            self.stream.write("\n")
+
+
+def _no_progress(cycle: int, window_end: int, done: int) -> None:
+    """The callback of a quiet run: calling it lets the engine see Ctrl-C."""
+
+
+def simulate_raw(config: dict, backend: str | None = None, threads: int | None = None,
+                 progress: bool | Callable = False, loads: Sequence[float] | None = None,
+                 seeds: Sequence[int] | None = None, workload: dict | None = None) -> dict:
+    """The engine's raw output for a normalised config (several replicas when loads/seeds
+    are given: one replica per (load, seed) pair, all advancing in one engine run).
+    workload: flitsim.workload.compile_inputs() for a closed-loop run (one program set per
+    seed)."""
+    if workload is None and "workload" in config:
+        from .validation import ConfigError
+        raise ConfigError("workload: a [workload] run needs its programs: use flitsim.run or "
+                          "flitsim.workload.run_replicas (they build them)")
+    if threads is not None and not (isinstance(threads, int) and 0 <= threads <= MAX_THREADS):
+        from .validation import ConfigError
+        raise ConfigError(f"threads: must be an integer in [1, {MAX_THREADS}] (0 or None: all "
+                          f"cores), got {threads!r}")
+    # Always a callback: the engine calls it between pieces of cycles and checks for Ctrl-C
+    # there, so an interrupt is honoured promptly even when no progress is shown.
+    cb = _Progress() if progress is True else (progress or _no_progress)
+    try:
+        return _core().simulate(config, backend or "auto", int(threads or 0), cb,
+                                None if loads is None else [float(x) for x in loads],
+                                None if seeds is None else [int(x) for x in seeds], workload)
+    finally:
+        if isinstance(cb, _Progress):
+            cb.close()
+
+
+def results_from_raw(raw: dict, config: dict) -> list[Result]:
+    sim = config.get("sim", {})
+    warmup, measure = int(sim.get("warmup", 1000)), int(sim.get("measure", 2000))
+    closed = bool(raw.get("workload"))
+    if closed:  # the whole run is measured; "measure" is its length, so rates are per cycle
+        warmup, measure = 0, int(raw["cycles"])
+    out = []
+    for rep in raw["replicas"]:
+        res = Result(
+            backend=raw["backend"], nodes=raw["nodes"], routers=raw["routers"], load=rep["load"],
+            seed=rep["seed"], cycles=raw["cycles"], wall_seconds=raw["wall_seconds"],
+            warmup=warmup, measure=measure, saturated=rep["saturated"], drained=rep["drained"],
+            **{st["name"]: rep[st["name"]] for st in ENGINE_STATISTICS},
+            port_router=raw["port_router"], peer_port=raw["peer_port"],
+            port_class=raw["port_class"], class_names=list(raw["class_names"]), config=config,
+        )
+        if closed:
+            from .workload_result import WorkloadResult
+            res.workload = WorkloadResult.from_raw(rep["workload"], config["workload"])
+        out.append(res)
+    return out
+
+
