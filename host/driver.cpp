@@ -33,11 +33,14 @@ long long replica_sum(const std::vector<T>& a, int rep, long long n) {
 // reached about every kPieceSeconds, however slow a chunk of a large network is; the pieces
 // only split the backend's work, so the checks (drain, watchdog) and the results stay those
 // of whole chunks. The piece doubles while pieces are fast and shrinks when one is slow.
+// CPU only: a GPU runs a default chunk in milliseconds, and its graph schedule captures one
+// CUDA graph per distinct run length, which varying pieces would multiply.
 class PiecewiseRunner {
  public:
   PiecewiseRunner(Backend& backend, std::function<void(long long)> between)
-      : backend_(backend), between_(std::move(between)) {}
+      : backend_(backend), between_(std::move(between)), split_(backend.name() == "cpu") {}
   void run(long long t0, long long n) {
+    if (!split_) return backend_.run(t0, n);
     for (long long done = 0; done < n;) {
       const long long m = std::min(piece_, n - done);
       const auto start = std::chrono::steady_clock::now();
@@ -54,6 +57,7 @@ class PiecewiseRunner {
   static constexpr double kPieceSeconds = 0.25;
   Backend& backend_;
   std::function<void(long long)> between_;
+  bool split_;
   long long piece_ = 128;  // cycles; the default sim.chunk
 };
 
