@@ -87,7 +87,10 @@ def to_toml(cfg: dict) -> str:
     lines = []
     for sec, keys in cfg.items():
         lines.append(f"[{sec}]")
-        lines += [f"{k} = {toml_value(v)}" for k, v in keys.items()]
+        lines += [f"{k} = {toml_value(v)}" for k, v in keys.items() if k != "jobs"]
+        for job in keys.get("jobs", []) if sec == "workload" else []:
+            lines.append("[[workload.jobs]]")
+            lines += [f"{k} = {toml_value(v)}" for k, v in job.items()]
     return "\n".join(lines) + "\n"
 
 
@@ -111,6 +114,19 @@ def cases(seed: int = 14, combos: int = 100):
             cfg = base_for(sec, key)
             cfg.setdefault(sec, {})[key] = v
             yield f"{sec}.{key}={toml_value(v)}", cfg
+    # [workload]: its own keys and a job's, on a small all-to-all.
+    for key in ("packet_size", "flit_bytes", "link_gbps", "max_cycles", "ni_queues",
+                "jobs.ranks", "jobs.bytes", "jobs.iterations", "jobs.compute"):
+        for v in HOSTILE:
+            cfg = json.loads(json.dumps(BASE))
+            job = {"motif": "alltoall", "ranks": 8, "bytes": 64}
+            wl = {}
+            if key.startswith("jobs."):
+                job[key[5:]] = v
+            else:
+                wl[key] = v
+            cfg["workload"] = {**wl, "jobs": [job]}
+            yield f"workload.{key}={toml_value(v)}", cfg
     for i in range(combos):
         picks = rng.sample(keys, rng.randint(2, 3))
         cfg = base_for(*picks[0])
@@ -139,8 +155,10 @@ def cheap(cfg: dict) -> bool:
         v = sim.get(k, BASE["sim"][k])
         if not isinstance(v, int) or v > 2000:
             return False
-    for sec in ("router", "channels", "traffic", "routing", "topology"):
-        for v in cfg.get(sec, {}).values():
+    jobs = cfg.get("workload", {}).get("jobs", [])
+    for sec in ("router", "channels", "traffic", "routing", "topology", "workload"):
+        values = list(cfg.get(sec, {}).values()) + ([v for j in jobs for v in j.values()] if sec == "workload" else [])
+        for v in values:
             if isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) > 64:
                 return False
     return True

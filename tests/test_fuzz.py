@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("flitsim._core")
 
-KEY = re.compile(r"\b(topology|router|channels|routing|traffic|sim|cost)\.[a-z_]+\b")
+KEY = re.compile(r"\b(topology|router|channels|routing|traffic|sim|cost|workload)\.[a-z_]+\b")
 
 
 def test_hostile_configurations_are_refused_clearly_or_run():

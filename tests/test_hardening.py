@@ -82,3 +82,19 @@ def test_replica_counts_bounded():
         flitsim.saturate(small_dragonfly(), probes=10**9)
     with pytest.raises(ConfigError, match=r"^sweep\.max_replicas: must be an integer in \[1, 4096\]"):
         plan(small_dragonfly(), {"traffic.load": [0.1]}, max_replicas=10**9)
+
+
+def test_workload_sizes_bounded():
+    from flitsim.workload_config import normalize_workload
+    job = {"motif": "alltoall", "ranks": 4, "bytes": 64}
+    for key, v, rule in [("iterations", 2**31, r"\[1, 2\^20\]"), ("bytes", 2**62, r"\[1, 2\^40\]"),
+                         ("compute", 2**62, r"\[0, 2\^44\]")]:
+        with pytest.raises(ValueError, match=rf"workload\.jobs\[0\]\.{key}: must be an integer in {rule}"):
+            normalize_workload({"jobs": [{**job, key: v}]})
+    with pytest.raises(ValueError, match=r"workload\.flit_bytes: must be an integer in \[1, 2\^20\]"):
+        normalize_workload({"flit_bytes": 2**63 - 1, "jobs": [job]})
+    # Within the bounds, a program too large to build is refused before it is built
+    # (iterations x steps used to end in MemoryError).
+    with pytest.raises(ValueError, match=r"iterations: 1048576 iterations make \d+ program steps and \d+ messages; at most 67108864"):
+        flitsim.run(small_dragonfly(workload={"jobs": [{**job, "ranks": 64, "iterations": 2**20}]}),
+                    backend="cpu")
