@@ -23,12 +23,6 @@ std::unique_ptr<Backend> choose_backend(const std::string& want, int threads, Cu
   return cuda_usable(nullptr) ? make_cuda_backend(schedule) : make_cpu_backend(threads);
 }
 
-// Sum of replica rep's slice of an array with n entries per replica.
-template <class T>
-long long replica_sum(const std::vector<T>& a, int rep, long long n) {
-  return std::accumulate(a.begin() + rep * n, a.begin() + (rep + 1) * n, 0LL);
-}
-
 // Runs n cycles from t0 in pieces short enough that the host callback (Ctrl-C, progress) is
 // reached about every kPieceSeconds, however slow a chunk of a large network is; the pieces
 // only split the backend's work, so the checks (drain, watchdog) and the results stay those
@@ -62,14 +56,13 @@ class PiecewiseRunner {
 };
 
 // Cycles since the last flit moved in replica rep while flits are buffered (0 when none are).
+// Between chunks the driver reads only h.counters (Backend::sync_counters fills them on every
+// backend; the CUDA backend no longer copies the arrays they are reduced from).
 long long stalled_cycles(const HostState& h, int rep, long long t, long long* buffered_out = nullptr) {
-  const Sizes& sz = h.sz;
-  const long long buffered = replica_sum(h.ivc_count, rep, (long long)sz.P * sz.V);
-  if (buffered_out) *buffered_out = buffered;
-  if (buffered == 0) return 0;
-  const long long last = *std::max_element(h.port_last_move.begin() + (long long)rep * sz.P,
-                                           h.port_last_move.begin() + (long long)(rep + 1) * sz.P);
-  return std::max(0LL, t - 1 - last);
+  const ReplicaCounters& c = h.counters[rep];
+  if (buffered_out) *buffered_out = c.buffered_flits;
+  if (c.buffered_flits == 0) return 0;
+  return std::max(0LL, t - 1 - c.last_move);
 }
 
 // Between chunks: a routing function that gave a head no output port (a bug), or a deadlock
@@ -77,7 +70,7 @@ long long stalled_cycles(const HostState& h, int rep, long long t, long long* bu
 // blocked VCs as diagnostics instead of a hang.
 void check_progress(Backend& backend, HostState& h, const EngineConfig& cfg, int rep, long long t) {
   const std::string where = " at cycle " + std::to_string(t) + " in replica " + std::to_string(rep);
-  const long long failures = h.rep_sums[(long long)rep * kRepSums + kRouteFailures];
+  const long long failures = h.counters[rep].route_failures;
   if (failures > 0) {
     backend.download(h);
     throw InvariantError("routing \"" + cfg.algorithm + "\" gave " + std::to_string(failures) +
@@ -122,8 +115,8 @@ long long run_workload(Backend& backend, HostState& h, const EngineConfig& cfg, 
     int n_done = 0;
     for (int rep = 0; rep < sz.reps; ++rep) {
       check_progress(backend, h, cfg, rep, t);
-      n_done += h.wl_fg_end[rep] >= 0 &&
-                replica_sum(h.node_flits_sent, rep, sz.N) == replica_sum(h.node_flits_received, rep, sz.N);
+      const ReplicaCounters& c = h.counters[rep];
+      n_done += c.foreground_end >= 0 && c.flits_sent == c.flits_received;
     }
     n_done_last = n_done;
     if (progress) progress(t, 0, n_done);
@@ -175,13 +168,13 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
       const long long still = stalled_cycles(h, rep, t);
       stalled[rep] = still >= std::min(n, cfg.chunk);
       if (t >= window_end) {
-        drained[rep] = replica_sum(h.node_tagged_delivered, rep, sz.N) == replica_sum(h.node_tagged_created, rep, sz.N);
+        const ReplicaCounters& c = h.counters[rep];
+        drained[rep] = c.tagged_delivered == c.tagged_created;
         // A replica that accepted clearly less than was offered is saturated already; waiting
         // for its measured packets would only measure the growth of its source queues.
         // A saturated network moves flits every cycle; one whose flits stand still (even
         // briefly: a lock-up may have formed just now) is not called saturated yet.
-        const bool behind = accepted_below_offered(replica_sum(h.node_created_flits, rep, sz.N),
-                                                   replica_sum(h.node_ejected_flits, rep, sz.N),
+        const bool behind = accepted_below_offered(c.created_flits, c.ejected_flits,
                                                    (long long)sz.N * cfg.measure, cfg.saturation_tolerance);
         if (behind && still > 0) stalled[rep] = true;
         done[rep] = (drained[rep] || behind) && !stalled[rep];
