@@ -7,6 +7,7 @@ import sys
 import time
 from typing import Callable, Sequence
 
+from .limits import MAX_THREADS
 from .results import ENGINE_STATISTICS, Result
 
 # A replica is saturated when its measured packets did not all arrive within sim.drain_limit
@@ -66,6 +67,10 @@ class _Progress:
             self.stream.write("\n")
 
 
+def _no_progress(cycle: int, window_end: int, done: int) -> None:
+    """The callback of a quiet run: calling it lets the engine see Ctrl-C."""
+
+
 def simulate_raw(config: dict, backend: str | None = None, threads: int | None = None,
                  progress: bool | Callable = False, loads: Sequence[float] | None = None,
                  seeds: Sequence[int] | None = None, workload: dict | None = None) -> dict:
@@ -77,7 +82,13 @@ def simulate_raw(config: dict, backend: str | None = None, threads: int | None =
         from .validation import ConfigError
         raise ConfigError("workload: a [workload] run needs its programs: use flitsim.run or "
                           "flitsim.workload.run_replicas (they build them)")
-    cb = _Progress() if progress is True else (progress or None)
+    if threads is not None and not (isinstance(threads, int) and 0 <= threads <= MAX_THREADS):
+        from .validation import ConfigError
+        raise ConfigError(f"threads: must be an integer in [1, {MAX_THREADS}] (0 or None: all "
+                          f"cores), got {threads!r}")
+    # Always a callback: the engine calls it between pieces of cycles and checks for Ctrl-C
+    # there, so an interrupt is honoured promptly even when no progress is shown.
+    cb = _Progress() if progress is True else (progress or _no_progress)
     try:
         return _core().simulate(config, backend or "auto", int(threads or 0), cb,
                                 None if loads is None else [float(x) for x in loads],
