@@ -52,6 +52,19 @@ py::dict section(const py::dict& cfg, const char* name) {
   return cfg.contains(name) ? py::dict(cfg[name]) : py::dict();
 }
 
+// The engine's reading of a config's [router] [channels] [routing] [traffic] [sim] sections,
+// with `replicas` copies of its load and seed.
+EngineConfig engine_config_of(const py::dict& cfg, int replicas = 1) {
+  EngineConfig ec = parse_engine_config(to_params("router", section(cfg, "router")),
+                                        to_params("channels", section(cfg, "channels")),
+                                        to_params("routing", section(cfg, "routing")),
+                                        to_params("traffic", section(cfg, "traffic")),
+                                        to_params("sim", section(cfg, "sim")));
+  ec.loads.assign(size_t(replicas), ec.loads[0]);
+  ec.seeds.assign(size_t(replicas), ec.seeds[0]);
+  return ec;
+}
+
 template <class T>
 py::array_t<T> arr(const std::vector<T>& v) {
   return py::array_t<T>(py::ssize_t(v.size()), v.data());
@@ -152,11 +165,7 @@ py::dict workload_dict(const WorkloadStats& w) {
 py::dict simulate(const py::dict& cfg, const std::string& backend, int threads, py::object progress,
                   py::object loads, py::object seeds, py::object workload) {
   const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
-  EngineConfig ec = parse_engine_config(to_params("router", section(cfg, "router")),
-                                        to_params("channels", section(cfg, "channels")),
-                                        to_params("routing", section(cfg, "routing")),
-                                        to_params("traffic", section(cfg, "traffic")),
-                                        to_params("sim", section(cfg, "sim")));
+  EngineConfig ec = engine_config_of(cfg);
   if (!loads.is_none()) ec.loads = loads.cast<std::vector<double>>();
   if (!seeds.is_none()) ec.seeds = seeds.cast<std::vector<uint64_t>>();
   if (ec.loads.empty() || ec.loads.size() != ec.seeds.size())
@@ -313,10 +322,7 @@ PYBIND11_MODULE(_core, m) {
       [](const py::dict& cfg) {
         // The engine's routing choice for a configuration: the registry line and its VC classes.
         const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
-        const EngineConfig ec = parse_engine_config(
-            to_params("router", section(cfg, "router")), to_params("channels", section(cfg, "channels")),
-            to_params("routing", section(cfg, "routing")), to_params("traffic", section(cfg, "traffic")),
-            to_params("sim", section(cfg, "sim")));
+        const EngineConfig ec = engine_config_of(cfg);
         const HostState h = make_initial_state(topo, ec);
         const RoutingInfo& i = routing_info(h.prm.routing);
         py::dict d;
@@ -340,12 +346,7 @@ PYBIND11_MODULE(_core, m) {
         // Sizes of every state array for this configuration, without simulating: the byte
         // count a device must hold (benchmarks/byte_model.py turns it into a floor).
         const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
-        EngineConfig ec = parse_engine_config(
-            to_params("router", section(cfg, "router")), to_params("channels", section(cfg, "channels")),
-            to_params("routing", section(cfg, "routing")), to_params("traffic", section(cfg, "traffic")),
-            to_params("sim", section(cfg, "sim")));
-        ec.loads.assign(size_t(replicas), ec.loads[0]);
-        ec.seeds.assign(size_t(replicas), ec.seeds[0]);
+        EngineConfig ec = engine_config_of(cfg, replicas);
         const HostState h = make_initial_state(topo, ec);
         py::dict arrays;
 #define FLITSIM_LAYOUT(type, name, count) arrays[#name] = py::make_tuple(h.name.size(), sizeof(type));
@@ -385,12 +386,7 @@ PYBIND11_MODULE(_core, m) {
         // The state's bytes without allocating it (flitsim info; refusals name the same numbers).
         if (replicas < 1) throw ConfigError("replicas: must be >= 1");
         const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
-        EngineConfig ec = parse_engine_config(
-            to_params("router", section(cfg, "router")), to_params("channels", section(cfg, "channels")),
-            to_params("routing", section(cfg, "routing")), to_params("traffic", section(cfg, "traffic")),
-            to_params("sim", section(cfg, "sim")));
-        ec.loads.assign(size_t(replicas), ec.loads[0]);
-        ec.seeds.assign(size_t(replicas), ec.seeds[0]);
+        EngineConfig ec = engine_config_of(cfg, replicas);
         const Sizes sz = initial_sizes(topo, ec);
         py::dict d;
         d["bytes"] = state_bytes(sz);
@@ -408,10 +404,7 @@ PYBIND11_MODULE(_core, m) {
         // Rank -> rank map of a fixed destination pattern (worst-case, swap2, dcr, randperm) as
         // the engine will use it; None for patterns without one (docs/traffic.md).
         const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
-        const EngineConfig ec = parse_engine_config(
-            to_params("router", section(cfg, "router")), to_params("channels", section(cfg, "channels")),
-            to_params("routing", section(cfg, "routing")), to_params("traffic", section(cfg, "traffic")),
-            to_params("sim", section(cfg, "sim")));
+        const EngineConfig ec = engine_config_of(cfg);
         const HostState h = make_initial_state(topo, ec);
         if (h.prm.tr_perm < 0) return py::none();
         const int32_t* tab = h.tr_table.data() + h.prm.tr_perm;
