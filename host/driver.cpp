@@ -100,6 +100,13 @@ void check_progress(Backend& backend, HostState& h, const EngineConfig& cfg, int
 long long run_workload(Backend& backend, HostState& h, const EngineConfig& cfg, const ProgressFn& progress) {
   const Sizes& sz = h.sz;
   const CompiledWorkload& w = *cfg.workload;
+  // Progress measure: flits of foreground messages (they all must arrive) vs those delivered.
+  long long fg_total = 0;
+  for (size_t m = 0; m < w.msg_dst.size(); ++m) {
+    const int32_t rep = int32_t(std::upper_bound(w.node_step.begin(), w.node_step.end() - 1, w.msg_step[m]) -
+                                w.node_step.begin() - 1) / sz.N;
+    if (!w.node_bg[(long long)rep * sz.N + w.msg_dst[m]]) fg_total += w.msg_flits[m];
+  }
   long long t = 0;
   for (;;) {
     if (t >= w.max_cycles) {
@@ -120,7 +127,12 @@ long long run_workload(Backend& backend, HostState& h, const EngineConfig& cfg, 
       n_done += h.wl_fg_end[rep] >= 0 &&
                 replica_sum(h.node_flits_sent, rep, sz.N) == replica_sum(h.node_flits_received, rep, sz.N);
     }
-    if (progress) progress(t, 0, n_done);
+    if (progress) {
+      long long fg_received = 0;
+      for (long long i = 0; i < (long long)sz.reps * sz.N; ++i)
+        if (!w.node_bg[i]) fg_received += h.node_flits_received[i];
+      progress(t, 0, n_done, fg_total > 0 ? std::min(1.0, double(fg_received) / double(fg_total)) : -1.0);
+    }
     if (n_done == sz.reps) return t;
   }
 }
@@ -163,7 +175,7 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
       n_done += done[rep];
     }
     all_done = n_done == sz.reps;
-    if (progress) progress(t, window_end, n_done);
+    if (progress) progress(t, window_end, n_done, -1.0);
   }
   backend->download(h);
   const auto stop = std::chrono::steady_clock::now();

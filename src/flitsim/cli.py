@@ -219,7 +219,7 @@ SATURATE_EXAMPLES = """\
 examples:
   flitsim saturate configs/dragonfly-1k.toml
   flitsim saturate df.toml --set routing.algorithm=ugal --probes 16 --tolerance 0.01
-  flitsim saturate df.toml --json | jq .saturation
+  flitsim saturate configs/dragonfly-1k.toml --json | jq .throughput
 """
 
 
@@ -247,10 +247,11 @@ def _add_saturate(sub: argparse._SubParsersAction) -> None:
         help="find the highest offered load the network sustains",
         description="Search the saturation load by bisection over batched replicas: each\n"
                     "engine run simulates --probes loads inside the current bracket, until\n"
-                    "the bracket is narrower than --tolerance. A load is sustained when its\n"
-                    "replica is not saturated: every measured packet delivered within\n"
-                    "sim.drain_limit cycles and accepted >= 0.95 x offered. traffic.load of\n"
-                    "the config is ignored.")
+                    "the bracket is narrower than --tolerance. Prints first the throughput\n"
+                    "(the plateau: the highest accepted rate of any probe), then the offered-\n"
+                    "load bracket. A load is sustained when its replica is not saturated:\n"
+                    "every measured packet delivered within sim.drain_limit cycles and\n"
+                    "accepted >= 0.95 x offered. traffic.load of the config is ignored.")
     _add_config_args(p)
     p.add_argument("--tolerance", type=_positive_float, default=0.005, metavar="X",
                    help="width of the final bracket, flits/node/cycle (default 0.005)")
@@ -272,11 +273,12 @@ def cmd_saturate(args: argparse.Namespace) -> int:
         _print_json(res.as_dict())
         return EXIT_OK
     rows = [
-        ("saturation", f"{res.saturation:.4f} flits/node/cycle (highest sustained load)"),
-        ("bracket", f"[{res.saturation:.4f}, {res.upper:.4f}] (tolerance {res.tolerance:g})"),
+        ("throughput", f"{_fmt(res.throughput)} flits/node/cycle (plateau: highest accepted "
+                       "rate of any probe)"),
+        ("saturation load", f"{res.saturation:.4f} offered, bracket [{res.saturation:.4f}, "
+                            f"{res.upper:.4f}] (tolerance {res.tolerance:g}; criterion below)"),
         ("accepted there", f"{_fmt(res.accepted_at_saturation)} flits/node/cycle, latency "
                            f"{_fmt(res.latency_at_saturation)} cycles"),
-        ("max accepted", f"{_fmt(res.max_accepted)} flits/node/cycle (any probe)"),
         ("engine runs", f"{res.engine_runs} x {res.replicas_per_run} replicas"),
         ("wall time", f"{res.wall_seconds:.3f} s"),
         ("criterion", res.criterion),
@@ -431,12 +433,14 @@ def _add_check_deadlock(sub: argparse._SubParsersAction) -> None:
                     "routing can make, and report it acyclic or print one cycle. Exit status 0\n"
                     "when acyclic, 1 when a cycle exists. Meant for up to a few hundred routers.")
     _add_config_args(p)
+    p.add_argument("--quiet", action="store_true", help="no progress output")
     p.set_defaults(func=cmd_check_deadlock)
 
 
 def cmd_check_deadlock(args: argparse.Namespace) -> int:
     cfg = load_config(args.config, args.overrides)
-    report = importlib.import_module("flitsim.deadlock").check_deadlock(cfg)
+    report = importlib.import_module("flitsim.deadlock").check_deadlock(
+        cfg, progress=not args.quiet and not args.json)
     if args.json:
         _print_json({"acyclic": report.acyclic, "algorithm": report.algorithm, "classes": report.classes,
                      "vcs": report.vcs, "nodes": report.nodes, "edges": report.edges,

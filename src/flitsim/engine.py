@@ -41,33 +41,32 @@ def backend_status() -> str:
 
 
 class _Progress:
-    """A one-line progress report on stderr, refreshed at most every 0.5 s."""
+    """The engine's progress line (flitsim.progress): cycles against the warm-up + window of
+    an open-loop run, foreground flits delivered for a workload, replicas done while draining."""
 
-    def __init__(self, stream=sys.stderr):
-        self.stream, self.start, self.last = stream, time.monotonic(), 0.0
+    def __init__(self, replicas: int = 1, what: str = "run"):
+        from .progress import Reporter
+        self.line, self.replicas = Reporter(what), replicas
 
-    def __call__(self, cycle: int, window_end: int, done: int) -> None:
-        now = time.monotonic()
-        if now - self.last < 0.5:
-            return
-        self.last = now
-        rate = cycle / max(now - self.start, 1e-9)
-        if window_end <= 0:  # a workload run: no window, programs decide the end
-            stage = f"workload ({done} replica(s) done)"
+    def __call__(self, cycle: int, window_end: int, done: int, fraction: float = -1.0) -> None:
+        rate = cycle / max(self.line.elapsed(), 1e-9)
+        reps = f", {done}/{self.replicas} replicas done" if self.replicas > 1 else ""
+        if window_end <= 0:  # a workload run: the programs decide the end
+            self.line.update(f"cycle {cycle:,}, foreground flits delivered{reps}, "
+                             f"{rate:,.0f} cycles/s", fraction if fraction >= 0 else None)
         elif cycle < window_end:
-            stage = f"{100.0 * min(cycle, window_end) / window_end:5.1f}% of warm-up+window"
-        else:
-            stage = f"draining ({done} replica(s) done)"
-        self.stream.write(f"\r  cycle {cycle:>9}  {stage}  {rate:,.0f} cycles/s ")
-        self.stream.flush()
+            self.line.update(f"cycle {cycle:,}/{window_end:,} (warm-up + window){reps}, "
+                             f"{rate:,.0f} cycles/s", cycle / window_end)
+        else:  # draining: the end is when the measured packets arrive, not known in advance
+            self.line.update(f"cycle {cycle:,}, draining measured packets{reps}, "
+                             f"{rate:,.0f} cycles/s", None)
 
     def close(self) -> None:
-        if self.last:
-            self.stream.write("\n")
+        self.line.close()
 
 
 def simulate_raw(config: dict, backend: str | None = None, threads: int | None = None,
-                 progress: bool | Callable = False, loads: Sequence[float] | None = None,
+                 progress: bool | Callable | None = None, loads: Sequence[float] | None = None,
                  seeds: Sequence[int] | None = None, workload: dict | None = None) -> dict:
     """The engine's raw output for a normalised config (several replicas when loads/seeds
     are given: one replica per (load, seed) pair, all advancing in one engine run).
@@ -77,7 +76,9 @@ def simulate_raw(config: dict, backend: str | None = None, threads: int | None =
         from .config import ConfigError
         raise ConfigError("workload: a [workload] run needs its programs: use flitsim.run or "
                           "flitsim.workload.run_replicas (they build them)")
-    cb = _Progress() if progress is True else (progress or None)
+    from .progress import enabled
+    progress = enabled(progress)
+    cb = _Progress(len(loads) if loads is not None else 1) if progress is True else (progress or None)
     try:
         return _core().simulate(config, backend or "auto", int(threads or 0), cb,
                                 None if loads is None else [float(x) for x in loads],
@@ -126,11 +127,13 @@ def _normalize(config: dict) -> dict:
     return normalize(config)
 
 
-def run(config: dict, backend: str | None = None, progress: bool | Callable = False,
+def run(config: dict, backend: str | None = None, progress: bool | Callable | None = None,
         threads: int | None = None) -> Result:
     """Simulate one configuration (validated first) and return its Result.
 
     backend: "cpu", "cuda" or None (the GPU when one is usable, else the CPU).
+    progress: True for a progress line on stderr, False for none, None (default) for one in
+    an interactive session only; or a callable(cycle, window_end, replicas_done, fraction).
     threads: CPU threads (default: all cores, or OMP_NUM_THREADS).
     """
     cfg = _normalize(config)
@@ -142,7 +145,7 @@ def run(config: dict, backend: str | None = None, progress: bool | Callable = Fa
 
 
 def run_replicas(config: dict, loads: Sequence[float], seeds: Sequence[int] | None = None,
-                 backend: str | None = None, progress: bool | Callable = False,
+                 backend: str | None = None, progress: bool | Callable | None = None,
                  threads: int | None = None) -> list[Result]:
     """Simulate several replicas of one topology in one engine run, one per load (and seed)."""
     cfg = _normalize(config)
