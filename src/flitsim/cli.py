@@ -86,9 +86,9 @@ def _table(rows: Sequence[tuple[str, str]]) -> str:
 
 RUN_EXAMPLES = """\
 examples:
-  flitsim run configs/dragonfly.toml
-  flitsim run df.toml --set traffic.load=0.4 --set routing.algorithm=ugal -o df.h5
-  flitsim run df.toml --json --backend cpu --threads 8 | jq .latency_mean
+  flitsim run configs/dragonfly-1k.toml
+  flitsim run configs/dragonfly-1k.toml --set traffic.load=0.4 --set routing.algorithm=ugal -o df.h5
+  flitsim run configs/hyperx-4x4x4.toml --json --backend cpu --threads 2 | jq .latency_mean
 """
 
 
@@ -181,9 +181,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 INFO_EXAMPLES = """\
 examples:
-  flitsim info configs/dragonfly.toml
-  flitsim info df.toml --set topology.p=8 --set topology.a=16 --set topology.h=8
-  flitsim info hx.toml --json
+  flitsim info configs/dragonfly-1k.toml
+  flitsim info configs/dragonfly-1k.toml --set topology.p=8 --set topology.a=16 --set topology.h=8
+  flitsim info configs/hyperx-4x4x4.toml --json
 """
 INFO_ORDER = ("kind", "nodes", "routers", "links", "links_copper", "links_optical", "radix",
               "diameter", "avg_distance", "balance", "cost")
@@ -218,7 +218,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 SATURATE_EXAMPLES = """\
 examples:
   flitsim saturate configs/dragonfly-1k.toml
-  flitsim saturate df.toml --set routing.algorithm=ugal --probes 16 --tolerance 0.01
+  flitsim saturate configs/dragonfly-1k.toml --set routing.algorithm=ugal --probes 16 --tolerance 0.01
   flitsim saturate configs/dragonfly-1k.toml --json | jq .throughput
 """
 
@@ -291,20 +291,21 @@ def cmd_saturate(args: argparse.Namespace) -> int:
 
 SWEEP_EXAMPLES = """\
 examples:
-  flitsim sweep df.toml --over traffic.load=0.05:0.95:0.05 -o loads.h5
-  flitsim sweep df.toml --over traffic.load=0.1:0.9:0.1 --over routing.algorithm=min,ugal \\
-      --over sim.seed=1,2,3 -o sweep.h5
-  flitsim sweep df.toml -o sweep.h5        the file's [sweep] table (see docs/experiments.md)
-  flitsim sweep df.toml -o sweep.h5        again after an interruption: resumes
+  flitsim sweep configs/dragonfly-1k.toml --over traffic.load=0.05:0.95:0.05 -o loads.h5
+  flitsim sweep configs/dragonfly-1k.toml --over traffic.load=0.1:0.9:0.1 \\
+      --over routing.algorithm=min,ugal --over sim.seed=1,2,3 -o sweep.h5
+  flitsim sweep configs/papers/dragonfly-valiant.toml -o sweep.h5   its [sweep] table
+  flitsim sweep configs/papers/dragonfly-valiant.toml -o sweep.h5   again after an interruption: resumes
 
 values: a range start:stop:step (stop included), or a comma-separated list of TOML values
 (2,3,4 or min,ugal or [4,4],[8,8]). Points that differ only in traffic.load and sim.seed
 run as replicas of one engine run.
 
 clusters (Dask, one engine run per task; needs pip install 'flitsim[cluster]'):
-  flitsim sweep df.toml -o s.h5 --cluster local --cluster-workers 4
-  flitsim sweep df.toml -o s.h5 --cluster tcp://head-node:8786     a running scheduler
-  flitsim sweep df.toml -o s.h5 --cluster slurm --cluster-workers 8 \
+  flitsim sweep configs/dragonfly-1k.toml -o s.h5 --over traffic.load=0.1:0.9:0.1 \\
+      --cluster local --cluster-workers 4
+  flitsim sweep CONFIG -o s.h5 --cluster tcp://head-node:8786     a running scheduler
+  flitsim sweep CONFIG -o s.h5 --cluster slurm --cluster-workers 8 \\
       --slurm-option cores=32 --slurm-option memory=64GB --slurm-option walltime=02:00:00 \
       --slurm-option queue=normal --slurm-option account=proj123 \
       --slurm-option job_extra_directives=--exclusive
@@ -469,6 +470,155 @@ def cmd_plot(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --- config ---------------------------------------------------------------------------------
+
+CONFIG_EXAMPLES = """\
+examples:
+  flitsim config configs/dragonfly-1k.toml              every key, defaults filled in
+  flitsim config configs/dragonfly-1k.toml --set routing.algorithm=ugal --json
+"""
+
+
+def _add_config(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "config", formatter_class=_Formatter, epilog=CONFIG_EXAMPLES,
+        help="print the normalised configuration, defaults filled in",
+        description="Check a configuration (with --set overrides applied) and print it as the\n"
+                    "engine sees it: every section, every defaulted key. The output is itself\n"
+                    "a valid configuration file.")
+    _add_config_args(p)
+    p.set_defaults(func=cmd_config)
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    cfg = load_config(args.config, args.overrides)
+    if args.json:
+        _print_json(cfg)
+    else:
+        from .toml_writer import dumps
+        sys.stdout.write(dumps(cfg))
+    return EXIT_OK
+
+
+# --- show -----------------------------------------------------------------------------------
+
+SHOW_EXAMPLES = """\
+examples:
+  flitsim run configs/dragonfly-1k.toml -o run.h5 && flitsim show run.h5
+  flitsim show sweep.h5 --json
+"""
+
+
+def _add_show(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "show", formatter_class=_Formatter, epilog=SHOW_EXAMPLES,
+        help="summarise a results or sweep file",
+        description="Print what a file written by `flitsim run -o` or `flitsim sweep -o` holds:\n"
+                    "when and by which version it was written, the experiment (topology,\n"
+                    "routing, traffic), the swept keys and progress of a sweep, and one line\n"
+                    "per replica or point.")
+    p.add_argument("result", metavar="FILE.h5", help="results or sweep file")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_show)
+
+
+def _points_table(keys: list[str], rows: list[dict]) -> str:
+    cols = list(keys) + ["offered", "accepted", "latency_mean", "latency_p99", "saturated"]
+    cells = [[_fmt(row.get(c, "-")) for c in cols] for row in rows]
+    widths = [max(len(c), *(len(r[j]) for r in cells)) if cells else len(c)
+              for j, c in enumerate(cols)]
+    lines = ["  ".join(c.rjust(w) for c, w in zip(cols, widths))]
+    lines += ["  ".join(v.rjust(w) for v, w in zip(r, widths)) for r in cells]
+    return "\n".join(lines)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from . import hdf5
+    path = args.result
+    attrs = hdf5.read_attrs(path)
+    sweep = hdf5.is_sweep(path)
+    if sweep:
+        sw = hdf5.read_sweep(path)
+        cfg, keys = sw["config"], list(sw["keys"])
+        rows = [{**p, **r.summary()} if r is not None else dict(p)
+                for p, r in zip(sw["points"], sw["results"])]
+        done = sum(r is not None for r in sw["results"])
+    else:
+        results = hdf5.read_results(path)
+        cfg, keys = hdf5.read_config(path), ["load", "seed"]
+        rows = [r.summary() | {"load": r.load, "seed": r.seed} for r in results]
+        done = len(rows)
+    if args.json:
+        _print_json(dict(kind="sweep" if sweep else "results", attrs=attrs, config=cfg,
+                         keys=keys, done=done, total=len(rows), points=rows))
+        return EXIT_OK
+    topo = cfg.get("topology", {})
+    shape = ", ".join(f"{k}={_fmt(v)}" for k, v in topo.items() if k != "kind")
+    head = [
+        ("file", f"{path} ({'sweep' if sweep else 'results'}, schema "
+                 f"{attrs.get('schema_version', '-')}, flitsim {attrs.get('flitsim_version', '-')}, "
+                 f"written {attrs.get('created', '-')})"),
+        ("topology", f"{topo.get('kind', '-')} ({shape})"),
+        ("routing", _fmt(cfg.get("routing", {}))),
+    ]
+    if "workload" in cfg:
+        head.append(("workload", f"{len(cfg['workload'].get('jobs', []))} job(s)"))
+    else:
+        head.append(("traffic", _fmt(cfg.get("traffic", {}))))
+    sim = cfg.get("sim", {})
+    head.append(("sim", f"warmup {sim.get('warmup', '-')}, measure {sim.get('measure', '-')}"))
+    if sweep:
+        head.append(("swept", ", ".join(keys) or "-"))
+    head.append(("points" if sweep else "replicas", f"{done}/{len(rows)} finished"))
+    print(_table(head))
+    print(_points_table(keys, rows))
+    return EXIT_OK
+
+
+# --- reproduce ------------------------------------------------------------------------------
+
+REPRODUCE_EXAMPLES = """\
+examples:
+  flitsim reproduce --list
+  flitsim reproduce dragonfly-valiant                 quick sizes, minutes on 2 cores
+  flitsim reproduce hyperx-dimwar --full -o results/  the paper's sizes (hours on a CPU)
+
+Each study starts from configs/papers/NAME.toml (the experiment: router, traffic or
+workload, routing, sweep) and writes NAME.md (a markdown table) and NAME.png (a figure) into
+the output directory. The papers are cited in full in docs/reproductions.md.
+"""
+
+
+def _add_reproduce(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "reproduce", formatter_class=_Formatter, epilog=REPRODUCE_EXAMPLES,
+        help="regenerate one of the five papers' figures and tables",
+        description="Run one of the papers' studies (see --list) and write its table and figure.")
+    p.add_argument("study", nargs="?", metavar="STUDY", help="study name (see --list)")
+    p.add_argument("--list", action="store_true", help="list the studies and exit")
+    p.add_argument("--full", action="store_true",
+                   help="the papers' sizes instead of the quick ones (much longer)")
+    p.add_argument("-o", "--output", default="reproductions", metavar="DIR",
+                   help="directory for NAME.md and the figure (default ./reproductions)")
+    _add_engine_args(p)
+    p.set_defaults(func=cmd_reproduce)
+
+
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    studies = importlib.import_module("flitsim.studies")
+    if args.list or not args.study:
+        for st in studies.STUDIES.values():
+            print(f"{st.name:18} {st.paper}\n{'':18} {st.what}\n{'':18} quick: {st.quick}; "
+                  f"full: {st.full}")
+        return EXIT_OK if args.list else EXIT_USAGE
+    res = studies.reproduce(args.study, args.output, quick=not args.full,
+                            backend=None if args.backend == "auto" else args.backend,
+                            threads=args.threads, progress=not args.quiet)
+    print(res.table)
+    print(f"table written to {args.output}/{args.study}.md; figure: {res.figure}")
+    return EXIT_OK
+
+
 # --- main -----------------------------------------------------------------------------------
 
 # --- check-deadlock --------------------------------------------------------------------------
@@ -476,8 +626,8 @@ def cmd_plot(args: argparse.Namespace) -> int:
 CHECK_DEADLOCK_EXAMPLES = """\
 examples:
   flitsim check-deadlock configs/dragonfly-1k.toml --set routing.algorithm=valiant
-  flitsim check-deadlock hx.toml --set routing.algorithm=dimwar --json
-  flitsim check-deadlock df.toml --set routing.deadlock_avoidance=false   # shows a cycle
+  flitsim check-deadlock configs/hyperx-4x4x4.toml --set routing.algorithm=dimwar --json
+  flitsim check-deadlock configs/dragonfly-1k.toml --set routing.deadlock_avoidance=false   # a cycle
 """
 
 
@@ -508,14 +658,18 @@ def cmd_check_deadlock(args: argparse.Namespace) -> int:
 
 
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (
-    _add_run, _add_info, _add_saturate, _add_sweep, _add_plot, _add_check_deadlock)
+    _add_run, _add_info, _add_config, _add_saturate, _add_sweep, _add_plot, _add_show,
+    _add_check_deadlock, _add_reproduce)
 
 MAIN_EXAMPLES = """\
 examples:
-  flitsim info df.toml                      topology size, diameter, cost
-  flitsim run df.toml --set traffic.load=0.5
-  flitsim run df.toml --json -o df.h5       machine-readable summary plus HDF5 results
-  flitsim run --help                        options of one subcommand
+  flitsim info configs/dragonfly-1k.toml            topology size, diameter, cost
+  flitsim config configs/dragonfly-1k.toml          the configuration with every default
+  flitsim run configs/dragonfly-1k.toml --set traffic.load=0.3
+  flitsim run configs/dragonfly-1k.toml --json -o df.h5   JSON summary plus HDF5 results
+  flitsim show df.h5                                what a results or sweep file holds
+  flitsim reproduce --list                          the papers' experiments, one command each
+  flitsim run --help                                options of one subcommand
 
 exit status: 0 success, 2 bad configuration or usage, 1 failure during the run
 (e.g. deadlock detected by the watchdog)

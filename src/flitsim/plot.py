@@ -249,7 +249,7 @@ def plot_results(points: Sequence[dict], results: Sequence[Any], output: str | o
         st = _style(plt, opts)
         w, h = st["panel_size"]
         size = opts.size or (w * len(panels), h)
-        fig, axes = plt.subplots(1, len(panels), figsize=size, squeeze=False)
+        fig, axes = plt.subplots(1, len(panels), figsize=size, squeeze=False, layout="constrained")
         colours = {label: st["colours"][i % len(st["colours"])] for i, label in enumerate(groups)}
         markers = {label: MARKERS[i % len(MARKERS)] for i, label in enumerate(groups)}
         any_saturated = False
@@ -265,9 +265,11 @@ def plot_results(points: Sequence[dict], results: Sequence[Any], output: str | o
         first_curve = next((ax for ax, p in zip(axes[0], panels)
                             if p not in ("saturation", "utilisation")), None)
         if first_curve is not None and len(groups) > 1 or (first_curve is not None and any_saturated):
-            handles, names = first_curve.get_legend_handles_labels()
+            # Every series, also one whose points were all cut from this panel.
+            from matplotlib.lines import Line2D
+            names = list(groups)
+            handles = [Line2D([], [], color=colours[lb], marker=markers[lb]) for lb in names]
             if any_saturated and opts.saturated != "show":
-                from matplotlib.lines import Line2D
                 handles.append(Line2D([], [], ls="", marker="o", mfc="none", mec="grey"))
                 names.append("saturated")
             keys = opts.series_keys if opts.series_keys is not None else [
@@ -276,7 +278,6 @@ def plot_results(points: Sequence[dict], results: Sequence[Any], output: str | o
             first_curve.legend(handles, names, title=title, loc="best")
         if opts.title:
             fig.suptitle(opts.title)
-        fig.tight_layout()
         output = os.fspath(output)
         fig.savefig(output, dpi=st["dpi"], format=opts.fmt)
         plt.close(fig)
@@ -294,7 +295,9 @@ def _draw_curves(ax, panel: str, groups, colours, markers, opts: PlotOptions) ->
         attr, ci_attr = METRICS[opts.metric][0], "latency_mean_ci95" if opts.metric == "mean" else None
         ylabel = f"{METRICS[opts.metric][1]} packet latency (cycles)"
     elif panel == "throughput":
-        attr, ci_attr, ylabel = "accepted", "accepted_ci95", key_words("accepted", opts.labels)
+        attr, ci_attr = "accepted", "accepted_ci95"
+        ylabel = key_words("accepted", opts.labels) if opts.style != "paper" or \
+            "accepted" in opts.labels else "accepted (flits/node/cycle)"
     else:
         attr, ci_attr = panel[2:], None
         ylabel = key_words(attr, opts.labels)
@@ -338,7 +341,10 @@ def _draw_curves(ax, panel: str, groups, colours, markers, opts: PlotOptions) ->
     if not all(_is_number(xv) for xv, _ in glist):
         ax.set_xticks(range(len(glist)), [value_words(opts.x, xv, opts.labels).split(" = ")[-1]
                                           for xv, _ in glist])
-    ax.set_xlabel(key_words(opts.x, opts.labels))
+    xlabel = key_words(opts.x, opts.labels)
+    if opts.style == "paper" and opts.x == "offered" and opts.x not in opts.labels:
+        xlabel = "offered (flits/node/cycle)"
+    ax.set_xlabel(xlabel)
     ax.set_ylabel(opts.labels.get(f"y:{panel}", ylabel))
     if opts.logy:
         ax.set_yscale("log")
