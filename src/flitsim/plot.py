@@ -221,7 +221,7 @@ def _style(plt, opts: PlotOptions) -> dict:
         plt.rcParams.update({
             "font.size": 8, "axes.labelsize": 8, "legend.fontsize": 7, "xtick.labelsize": 7,
             "ytick.labelsize": 7, "axes.linewidth": 0.6, "lines.linewidth": 1.1,
-            "lines.markersize": 3.5, "legend.frameon": False, "pdf.fonttype": 42,
+            "lines.markersize": 4.5, "lines.markeredgewidth": 0.8, "legend.frameon": False, "pdf.fonttype": 42,
             "ps.fonttype": 42, "savefig.bbox": "tight", "savefig.pad_inches": 0.02,
             "axes.spines.top": False, "axes.spines.right": False,
             "font.family": "serif", "mathtext.fontset": "dejavuserif",
@@ -293,7 +293,8 @@ def _draw_curves(ax, panel: str, groups, colours, markers, opts: PlotOptions) ->
     some point was saturated."""
     if panel == "latency":
         attr, ci_attr = METRICS[opts.metric][0], "latency_mean_ci95" if opts.metric == "mean" else None
-        ylabel = f"{METRICS[opts.metric][1]} packet latency (cycles)"
+        ylabel = (f"{METRICS[opts.metric][1]} packet latency (cycles)" if opts.style != "paper"
+                  else f"{'mean' if opts.metric == 'mean' else opts.metric} latency (cycles)")
     elif panel == "throughput":
         attr, ci_attr = "accepted", "accepted_ci95"
         ylabel = key_words("accepted", opts.labels) if opts.style != "paper" or \
@@ -346,7 +347,7 @@ def _draw_curves(ax, panel: str, groups, colours, markers, opts: PlotOptions) ->
         xlabel = "offered (flits/node/cycle)"
     ax.set_xlabel(xlabel)
     ax.set_ylabel(opts.labels.get(f"y:{panel}", ylabel))
-    if opts.logy:
+    if opts.logy and panel != "throughput":   # latencies span decades; throughput does not
         ax.set_yscale("log")
     if opts.xlim:
         ax.set_xlim(*opts.xlim)
