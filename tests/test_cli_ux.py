@@ -80,3 +80,13 @@ def test_submodules_resolve_after_a_bare_import():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "has no attribute 'nonexistent'" in out.stdout
+
+
+def test_packet_slot_warning_names_the_size(tmp_path, capsys):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[topology]\nkind = "dragonfly"\np = 2\na = 4\nh = 2\n'
+                   '[traffic]\nload = 0.9\npacket_size = 1\n[sim]\nwarmup = 100\nmeasure = 300\n'
+                   'packet_slots = 2\n')
+    assert main(["run", str(cfg), "--quiet", "--backend", "cpu"]) == 0
+    err = capsys.readouterr().err
+    assert "(sim.packet_slots = 2 per node, set)" in err and "--set sim.packet_slots=4" in err

@@ -146,6 +146,20 @@ def _workload_table(r: Any) -> str:
     return "\n".join(lines)
 
 
+def _slot_warning(cfg: dict, stalls: int) -> str:
+    """Stalls mean a node had sim.packet_slots packets in flight and had to wait: results
+    then depend on the table size. Say which size was used and what to try."""
+    try:
+        from . import _core
+        slots = int(_core.state_layout(cfg, 1)["packet_slots"])
+    except Exception:  # noqa: BLE001 - the warning must not fail the run
+        slots = int(cfg.get("sim", {}).get("packet_slots", 0))
+    chosen = "chosen automatically" if not cfg.get("sim", {}).get("packet_slots") else "set"
+    return (f"warning: sources waited {stalls} cycles in the window for a free packet slot "
+            f"(sim.packet_slots = {slots} per node, {chosen}); results near saturation depend "
+            f"on it: rerun with --set sim.packet_slots={2 * slots if slots else 1024}")
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     cfg = load_config(args.config, args.overrides)
     engine = importlib.import_module("flitsim.engine")  # lazy: needs the compiled module
@@ -170,8 +184,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         if args.backend == "auto" and result.backend == "cpu":
             print(f"                 (auto: {engine.backend_status()})")
         if result.slot_stalls:
-            print(f"warning: sources waited {result.slot_stalls} cycles for a free packet slot; "
-                  "raise sim.packet_slots", file=sys.stderr)
+            print(_slot_warning(cfg, result.slot_stalls), file=sys.stderr)
         if args.output:
             print(f"results written to {args.output}")
     return EXIT_OK
