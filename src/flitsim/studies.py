@@ -8,7 +8,7 @@ where the varied keys are independent, a ``[sweep]``); the study varies what the
 cannot, i.e. keys that move together (the dragonfly size p = a/2 = h with the shift p + 1,
 the perturbation ratio with both jobs' ranks). ``--quick`` (the default) runs small sizes in
 minutes on two cores; ``--full`` runs the papers' sizes (hours on a CPU; a GPU helps). The
-papers, in full, are cited in docs/reproductions.md.
+papers, in full, are cited in docs/papers.md.
 """
 from __future__ import annotations
 
@@ -67,18 +67,22 @@ def _with(cfg: dict, **sections: dict) -> dict:
 
 
 class _Progress:
-    """Study-level progress: one line per finished step, an ETA from steps done."""
+    """Study-level progress: one line per finished step, the ETA from the work done, where a
+    step's work is its `weight` (e.g. the nodes simulated; 1 each by default)."""
 
-    def __init__(self, name: str, total: int, enabled: bool):
+    def __init__(self, name: str, total: int, enabled: bool, weights: list[float] | None = None):
         from .progress import Reporter
         self.line = Reporter(f"reproduce {name}") if enabled else None
         self.total, self.done = total, 0
+        self.weights = weights or [1.0] * total
+        self.work = 0.0
 
     def step(self, text: str) -> None:
+        self.work += self.weights[min(self.done, len(self.weights) - 1)]
         self.done += 1
         if self.line is not None:
-            self.line.update(f"{self.done}/{self.total} done ({text})", self.done / self.total,
-                             force=True)
+            self.line.update(f"{self.done}/{self.total} done ({text})",
+                             self.work / sum(self.weights), force=True)
 
     def close(self) -> None:
         if self.line is not None:
@@ -127,7 +131,9 @@ def dragonfly_valiant(out: pathlib.Path, quick: bool, backend, threads, progress
     sizes = [2, 3, 4] if quick else [2, 3, 4, 5, 6, 7, 8]
     acc: dict[tuple[int, str, str], float] = {}
     nodes: dict[int, int] = {}
-    pr = _Progress("dragonfly-valiant", len(sizes) * len(DF_PATTERNS) * len(DF_ROUTINGS), progress)
+    per_size = len(DF_PATTERNS) * len(DF_ROUTINGS)
+    pr = _Progress("dragonfly-valiant", len(sizes) * per_size, progress,   # cost ~ nodes
+                   [2 * p * p * (2 * p * p + 1) for p in sizes for _ in range(per_size)])
     for p in sizes:
         for pname, pattern in DF_PATTERNS.items():
             for label, ov in DF_ROUTINGS.items():
@@ -190,7 +196,8 @@ def network_noise(out: pathlib.Path, quick: bool, backend, threads, progress) ->
     ratios = [0.25, 0.5, 0.75]
     seeds = range(1, (8 if quick else 16) + 1)
     res: dict[tuple[int, float], Any] = {}
-    pr = _Progress("network-noise", len(trees) * len(ratios), progress)
+    pr = _Progress("network-noise", len(trees) * len(ratios), progress,
+                   [n for n in trees for _ in ratios])
     for n in trees:
         m, w = NOISE_TREES[n]
         for ratio in ratios:
@@ -416,7 +423,7 @@ def reproduce(name: str, output: str | os.PathLike = "reproductions", quick: boo
     t0 = time.monotonic()
     res = st.run(out, quick, backend, threads, enabled(progress) is True)
     scale = st.quick if quick else st.full
-    text = (f"# {name}: {st.what}\n\nPaper: {st.paper} (full citation in docs/reproductions.md). "
+    text = (f"# {name}: {st.what}\n\nPaper: {st.paper} (full citation in docs/papers.md). "
             f"Experiment: {experiment}; {'--quick' if quick else '--full'}: "
             f"{scale}; {time.monotonic() - t0:.0f} s.\n\n{res.table}\nFigure: {res.figure}\n")
     (out / f"{name}.md").write_text(text)
