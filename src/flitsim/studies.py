@@ -230,7 +230,7 @@ def network_noise(out: pathlib.Path, quick: bool, backend, threads, progress) ->
                     label=f"{n} nodes")
     ax.axhline(1.0, color="grey", lw=0.8, ls=":")
     ax.set_xlabel("perturbation ratio (share of nodes)")
-    ax.set_ylabel("reduce slowdown T_perturbed / T_quiet")
+    ax.set_ylabel(r"reduce slowdown $T_\mathrm{perturbed}/T_\mathrm{quiet}$")
     ax.set_xticks(ratios)
     ax.legend(title="XGFT", loc="upper left")
     ax.grid(True, alpha=0.3, lw=0.5)
@@ -379,7 +379,8 @@ def hyperx_dimwar(out: pathlib.Path, quick: bool, backend, threads, progress) ->
         fig = out / f"hyperx-dimwar-{pat}.png"
         plot_results(sw.points, sw.results, fig, PlotOptions(
             style="paper", series_keys=["routing.algorithm"],
-            title=f"{base['topology']['widths']} HyperX, {value_words('traffic.pattern', pat)}"))
+            title=f"{'×'.join(map(str, base['topology']['widths']))} HyperX, "
+                  f"{value_words('traffic.pattern', pat)}"))
         figs.append(str(fig))
     table = _md(["traffic", "routing", "saturation load", "max accepted",
                  "latency at lowest load (cycles)"], rows)
