@@ -1,5 +1,6 @@
 """Researcher-facing CLI and API details: help examples name real files, `flitsim config`
 round-trips, `flitsim show` summarises files, results print briefly, submodules resolve."""
+from flitsim import _core  # noqa: F401  (built before any test captures output: editable installs rebuild on import)
 import json
 import pathlib
 import re

@@ -1,6 +1,7 @@
 """Every `flitsim ...` command shown in README.md and docs/ parses with the real parser and
 names configuration files that exist; the cheap ones (info, config, --help, reproduce
 --list) run. A newcomer copying a documented command should never meet an unknown option."""
+from flitsim import _core  # noqa: F401  (built before any test captures output: editable installs rebuild on import)
 import pathlib
 import re
 import shlex

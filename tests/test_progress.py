@@ -1,5 +1,6 @@
 """The progress system (flitsim.progress): log-friendly lines off a terminal, in-place redraws
 on one, an ETA from the share of work done, and every long-running entry point using it."""
+from flitsim import _core  # noqa: F401  (built before any test captures output: editable installs rebuild on import)
 import io
 
 import pytest

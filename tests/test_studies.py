@@ -1,5 +1,6 @@
 """`flitsim reproduce`: the studies' experiment files load, and the two fast studies write
 their table and figure with numbers that follow the papers' formulas."""
+from flitsim import _core  # noqa: F401  (built before any test captures output: editable installs rebuild on import)
 import pytest
 
 from flitsim.cli import main
