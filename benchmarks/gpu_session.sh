@@ -1,30 +1,40 @@
 #!/usr/bin/env bash
-# Everything a GPU session needs in ONE device call (device time is short): build the CUDA
-# backend with nvcc (no internet there: --no-build-isolation, packages already present), run
-# the GPU equivalence tests and the engine tests, run compute-sanitizer on a small run, then
-# the benchmarks. Logs and the JSONL benchmark records land in $OUT; commit the records under
-# benchmarks/results/ with the device name and date.
-#   device run:  bash benchmarks/gpu_session.sh
+# Everything a GPU session needs in ONE device call (device time is short, ~20 min of wall
+# time budgeted here): build the CUDA backend (no internet there: --no-build-isolation,
+# packages already present), run the GPU equivalence tests for every schedule, run
+# compute-sanitizer (memcheck, racecheck, synccheck) on each schedule, then benchmark every
+# schedule over the matrix of benchmarks/bench_schedules.py. Logs, bench.jsonl and bench.md
+# land in $OUT; commit them under benchmarks/results/ with the device name, date and commit.
+#   device run:  bash benchmarks/gpu_session.sh            (BENCH_BUDGET=seconds to change the budget)
 set -uo pipefail
 OUT=${OUT:-/tmp/flitsim-out}
 mkdir -p "$OUT"
-export FLITSIM_CUDA=ON PYTHONUNBUFFERED=1
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$OUT/gpu.txt"
-echo "== build"
+export FLITSIM_CUDA=ON PYTHONUNBUFFERED=1 CMAKE_BUILD_PARALLEL_LEVEL=16
+start=$(date +%s)
+stamp() { echo "== $1 (t=$(( $(date +%s) - start )) s)"; }
+{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; git rev-parse HEAD 2>/dev/null; date -u; } | tee "$OUT/gpu.txt"
+stamp build
 python3 -m pip install -q --no-build-isolation --no-deps . > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 python3 -c "import flitsim.engine as e; print('backends:', e.available_backends(), '|', e.backend_status())"
-echo "== tests"
-python3 -m pytest -q -p no:cacheprovider tests/test_gpu.py tests/test_engine.py 2>&1 | tee "$OUT/tests.log" | tail -6
-echo "== compute-sanitizer (memcheck, racecheck) on a small run"
+stamp "tests: every schedule against the CPU, field by field"
+python3 -m pytest -q -p no:cacheprovider tests/test_gpu.py tests/test_corpus.py 2>&1 | tee "$OUT/tests.log" | tail -8
+stamp "compute-sanitizer on each schedule"
 cat > /tmp/sanitize.py <<'PY'
-import flitsim
-cfg = {"topology": {"kind": "dragonfly", "p": 2, "a": 4, "h": 2}, "traffic": {"load": 0.6, "packet_size": 4},
-       "sim": {"warmup": 50, "measure": 100}}
-print(flitsim.run(cfg, backend="cuda").summary())
+import sys, flitsim
+cfg = {"topology": {"kind": "dragonfly", "p": 2, "a": 4, "h": 2}, "routing": {"algorithm": "ugal"},
+       "traffic": {"load": 0.6, "packet_size": 4}, "sim": {"warmup": 30, "measure": 60, "chunk": 16,
+       "schedule": sys.argv[1]}}
+print(sys.argv[1], flitsim.run(cfg, backend="cuda").summary()["accepted"])
 PY
-for tool in memcheck racecheck; do
-  compute-sanitizer --tool $tool python3 /tmp/sanitize.py > "$OUT/sanitizer-$tool.log" 2>&1
-  tail -2 "$OUT/sanitizer-$tool.log"
+for sched in router block graph persistent; do
+  for tool in memcheck racecheck synccheck; do
+    timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 python3 /tmp/sanitize.py $sched > "$OUT/sanitizer.log.tmp" 2>&1
+    echo "$sched $tool exit=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer.log.tmp" | tail -1)" | tee -a "$OUT/sanitizer.txt"
+    cat "$OUT/sanitizer.log.tmp" >> "$OUT/sanitizer.log"
+  done
 done
-echo "== benchmarks"
-python3 benchmarks/bench_dragonfly.py --out "$OUT/bench.jsonl" 2>&1 | tee "$OUT/bench.txt"
+rm -f "$OUT/sanitizer.log.tmp"
+stamp benchmarks
+python3 benchmarks/bench_schedules.py --backends cuda --budget "${BENCH_BUDGET:-720}" \
+  --out "$OUT/bench.jsonl" --table "$OUT/bench.md" 2>&1 | tail -80
+stamp done

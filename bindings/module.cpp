@@ -8,6 +8,9 @@
 
 #include "host/backend.hpp"
 #include "host/driver.hpp"
+#include "host/routing_choice.hpp"
+#include "host/routing_keys.hpp"
+#include "host/traffic_choice.hpp"
 #include "host/topology.hpp"
 
 namespace py = pybind11;
@@ -180,6 +183,7 @@ py::dict simulate(const py::dict& cfg, const std::string& backend, int threads, 
   }
   py::dict d;
   d["backend"] = out.backend;
+  d["schedule"] = out.schedule;
   d["cycles"] = out.cycles;
   d["wall_seconds"] = out.wall_seconds;
   d["state_bytes"] = out.state_bytes;
@@ -198,26 +202,17 @@ py::dict simulate(const py::dict& cfg, const std::string& backend, int threads, 
     r["load"] = s.load;
     r["seed"] = s.seed;
     r["saturated"] = s.saturated;
-    r["created_flits"] = s.created_flits;
-    r["ejected_flits"] = s.ejected_flits;
-    r["packets_tagged"] = s.packets_tagged;
-    r["packets_measured"] = s.packets_measured;
-    r["latency_sum"] = s.latency_sum;
-    r["network_latency_sum"] = s.network_latency_sum;
-    r["hops_sum"] = s.hops_sum;
-    r["slot_stalls"] = s.slot_stalls;
-    r["nonminimal_packets"] = s.nonminimal_packets;
-    r["extra_hops"] = s.extra_hops;
-    r["latency_hist"] = arr(s.latency_hist);
-    r["network_latency_hist"] = arr(s.network_latency_hist);
-    r["hop_hist"] = arr(s.hop_hist);
-    r["channel_flits"] = arr(s.channel_flits);
-    r["node_created_flits"] = arr(s.node_created_flits);
-    r["node_ejected_flits"] = arr(s.node_ejected_flits);
-    r["batch_ejected"] = arr(s.batch_ejected);
-    r["batch_created"] = arr(s.batch_created);
-    r["batch_latency"] = arr(s.batch_latency);
-    r["batch_packets"] = arr(s.batch_packets);
+    r["drained"] = s.drained;
+#define FLITSIM_DICT_SCALAR(name, ...) r[#name] = s.name;
+#define FLITSIM_DICT_SUM(e, name, ...) r[#name] = s.name;
+#define FLITSIM_DICT_ARRAY(name, ...) r[#name] = arr(s.name);
+    FLITSIM_NODE_SUMS(FLITSIM_DICT_SCALAR)
+    FLITSIM_RESULT_SUMS(FLITSIM_DICT_SUM)
+    FLITSIM_REPLICA_SLICES(FLITSIM_DICT_ARRAY)
+    FLITSIM_BATCH_SUMS(FLITSIM_DICT_ARRAY)
+#undef FLITSIM_DICT_ARRAY
+#undef FLITSIM_DICT_SUM
+#undef FLITSIM_DICT_SCALAR
     if (out.workload) r["workload"] = workload_dict(s.workload);
     reps.append(r);
   }
@@ -254,6 +249,81 @@ PYBIND11_MODULE(_core, m) {
       "build_topology", [](py::dict sec) { return topology_dict(build_topology(to_params("topology", sec))); },
       py::arg("section"), "Build the topology tables of a [topology] section.");
   m.def("topology_kinds", &topology_kinds);
+  m.def("topology_keys", &topology_keys, "The keys each topology kind's builder reads (besides kind).");
+  m.def(
+      "routing_keys",
+      []() {
+        // The [routing] key table (host/routing_keys.cpp): type, default, bounds, choices.
+        py::list out;
+        for (const KeySpec& k : routing_keys()) {
+          py::dict d;
+          d["name"] = k.name;
+          d["read_by"] = k.read_by, d["doc"] = k.doc, d["filled"] = k.filled;
+          switch (k.type) {
+            case KeyType::Int:
+              d["type"] = "int", d["lo"] = int64_t(k.lo), d["hi"] = int64_t(k.hi);
+              d["default"] = k.def == kUnset ? py::object(py::none()) : py::object(py::int_(int64_t(k.def)));
+              break;
+            case KeyType::Float:
+              d["type"] = "float", d["lo"] = k.lo, d["hi"] = k.hi, d["default"] = k.def;
+              break;
+            case KeyType::Bool: d["type"] = "bool", d["default"] = k.def != 0; break;
+            case KeyType::Choice:
+              d["type"] = "choice", d["choices"] = k.choices;
+              d["default"] = *k.def_choice ? py::object(py::str(k.def_choice)) : py::object(py::none());
+              break;
+          }
+          out.append(d);
+        }
+        return out;
+      },
+      "The [routing] keys: type, default (None: the engine picks), bounds, choices, readers.");
+  m.def(
+      "replica_stats",
+      []() {
+        py::list out;
+        for (const StatInfo& i : replica_stat_schema()) {
+          py::dict d;
+          d["name"] = i.name, d["kind"] = i.kind, d["doc"] = i.doc;
+          out.append(d);
+        }
+        return out;
+      },
+      "The statistics schema (host/replica_stats.hpp): every per-replica statistic simulate() returns.");
+  m.def("patterns", &pattern_names, "traffic.pattern names (the host's pattern registry).");
+  m.def(
+      "routings",
+      []() {
+        // The routing registry (cuda/routing/registry.h), one dict per routing function.
+        py::list out;
+        for (const RoutingInfo& i : routing_registry()) {
+          py::dict d;
+          d["kind"] = i.kind_name, d["id"] = int(i.kind), d["algorithm"] = i.algorithm, d["family"] = i.family;
+          d["header"] = std::string("cuda/routing/") + i.header, d["eject"] = i.eject, d["sensing"] = i.sensing;
+          d["table"] = i.table, d["routes"] = i.routes;
+          out.append(d);
+        }
+        return out;
+      },
+      "The routing registry: kind, algorithm name, topology family, header, ejection, sensing, host table.");
+  m.def(
+      "routing_setup",
+      [](const py::dict& cfg) {
+        // The engine's routing choice for a configuration: the registry line and its VC classes.
+        const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
+        const EngineConfig ec = parse_engine_config(
+            to_params("router", section(cfg, "router")), to_params("channels", section(cfg, "channels")),
+            to_params("routing", section(cfg, "routing")), to_params("traffic", section(cfg, "traffic")),
+            to_params("sim", section(cfg, "sim")));
+        const HostState h = make_initial_state(topo, ec);
+        const RoutingInfo& i = routing_info(h.prm.routing);
+        py::dict d;
+        d["kind"] = i.kind_name, d["algorithm"] = i.algorithm, d["family"] = i.family, d["routes"] = i.routes;
+        d["vc_classes"] = h.prm.vc_classes, d["phase_classes"] = h.prm.phase_classes;
+        d["valiant_any"] = h.prm.valiant_any;
+        return d;
+      },
+      py::arg("config"), "The routing the engine runs for a configuration and its VC classes.");
   m.def(
       "router_distances",
       [](py::dict sec) {

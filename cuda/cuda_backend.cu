@@ -1,13 +1,14 @@
-// CUDA executor, simplest schedule (DESIGN.md §4): one kernel launch per cycle, one thread per
-// (replica, router), running the same router_cycle() as the CPU backend. Device arrays mirror
-// HostState array by array.
+// CUDA executor (DESIGN.md §4): the schedules of schedules.cuh, chosen by sim.schedule, all
+// running the same router_cycle_steps() as the CPU backend. Device arrays mirror HostState
+// array by array.
 #include <cuda_runtime.h>
 
+#include <map>
 #include <stdexcept>
 #include <string>
 
-#include "cycle.cuh"
 #include "host/backend.hpp"
+#include "schedules.cuh"
 
 namespace flitsim {
 
@@ -15,12 +16,6 @@ namespace {
 
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
-}
-
-__global__ void cycle_kernel(SimView s, long long t) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= s.sz.reps * s.sz.R) return;
-  router_cycle(s, i / s.sz.R, i % s.sz.R, t);
 }
 
 template <class T>
@@ -35,18 +30,25 @@ void to_host(std::vector<T>& host, const T* dev) {
 
 class CudaBackend : public Backend {
  public:
+  explicit CudaBackend(CudaSchedule schedule) : schedule_(schedule == CudaSchedule::Auto ? kAutoSchedule : schedule) {}
   ~CudaBackend() override {
 #define FLITSIM_FREE(type, name, count) if (dev_.name) cudaFree(dev_.name);
     FLITSIM_STATE_ARRAYS(FLITSIM_FREE)
 #undef FLITSIM_FREE
+    for (auto& [n, exec] : graphs_) cudaGraphExecDestroy(exec);
+    if (t_dev_) cudaFree(t_dev_);
+    if (stream_) cudaStreamDestroy(stream_);
   }
   std::string name() const override { return "cuda"; }
+  std::string schedule() const override { return schedule_name(schedule_); }
   void upload(HostState& h) override {
     size_t free_b = 0, total_b = 0;
     check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
     if (h.bytes() > free_b)
       throw std::runtime_error("the simulation needs " + std::to_string(h.bytes() >> 20) + " MiB of device memory, " +
                                std::to_string(free_b >> 20) + " MiB are free");
+    check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+    check(cudaMalloc(&t_dev_, sizeof(long long)), "cudaMalloc");
     dev_ = SimView{};
     dev_.sz = h.sz;
     dev_.prm = h.prm;
@@ -55,11 +57,38 @@ class CudaBackend : public Backend {
 #undef FLITSIM_UP
   }
   void run(long long t0, long long n) override {
-    const int items = dev_.sz.reps * dev_.sz.R, block = 128;
-    const int grid = (items + block - 1) / block;
-    for (long long t = t0; t < t0 + n; ++t) cycle_kernel<<<grid, block>>>(dev_, t);
-    check(cudaGetLastError(), "cycle_kernel launch");
-    check(cudaDeviceSynchronize(), "cycle_kernel");
+    const int R = dev_.sz.R, reps = dev_.sz.reps;
+    const dim3 warp_grid((R + kWarpsPerBlock - 1) / kWarpsPerBlock, reps), warp_block(32 * kWarpsPerBlock);
+    switch (schedule_) {
+      case CudaSchedule::Router: {
+        const int items = reps * R, block = 128;
+        for (long long t = t0; t < t0 + n; ++t) router_schedule_kernel<<<(items + block - 1) / block, block, 0, stream_>>>(dev_, t);
+        break;
+      }
+      case CudaSchedule::Auto:  // resolved in the constructor
+      case CudaSchedule::Block:
+        for (long long t = t0; t < t0 + n; ++t) block_schedule_kernel<<<warp_grid, warp_block, 0, stream_>>>(dev_, t);
+        break;
+      case CudaSchedule::Graph: {
+        check(cudaMemcpyAsync(t_dev_, &t0, sizeof t0, cudaMemcpyHostToDevice, stream_), "cycle upload");
+        check(cudaGraphLaunch(graph_for(n, warp_grid, warp_block), stream_), "cudaGraphLaunch");
+        break;
+      }
+      case CudaSchedule::Persistent: {
+        int per_sm = 0, sms = 0, dev = 0;
+        check(cudaGetDevice(&dev), "cudaGetDevice");
+        check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "SM count");
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persistent_schedule_kernel, warp_block.x, 0),
+              "occupancy");
+        const int items = warp_grid.x * reps, blocks = std::max(1, std::min(items, per_sm * sms));
+        void* args[] = {&dev_, &t0, &n};
+        check(cudaLaunchCooperativeKernel((void*)persistent_schedule_kernel, dim3(blocks), warp_block, args, 0, stream_),
+              "cooperative launch");
+        break;
+      }
+    }
+    check(cudaGetLastError(), "cycle kernel launch");
+    check(cudaStreamSynchronize(stream_), "cycle kernels");
   }
   void sync_counters(HostState& h) override {
     to_host(h.node_tagged_created, dev_.node_tagged_created);
@@ -67,7 +96,7 @@ class CudaBackend : public Backend {
     to_host(h.node_created_flits, dev_.node_created_flits);
     to_host(h.node_ejected_flits, dev_.node_ejected_flits);
     to_host(h.ivc_count, dev_.ivc_count);
-    to_host(h.router_last_move, dev_.router_last_move);
+    to_host(h.port_last_move, dev_.port_last_move);
     to_host(h.rep_sums, dev_.rep_sums);
     if (h.sz.wl_reps) {  // workload end: foreground finished and the network empty
       to_host(h.wl_fg_end, dev_.wl_fg_end);
@@ -82,7 +111,31 @@ class CudaBackend : public Backend {
   }
 
  private:
+  // The schedule `auto` picks until GPU measurements say otherwise (docs/gpu.md).
+  static constexpr CudaSchedule kAutoSchedule = CudaSchedule::Block;
+
+  // A graph of n cycles of the block kernel, captured once per chunk length and replayed.
+  cudaGraphExec_t graph_for(long long n, dim3 grid, dim3 block) {
+    auto it = graphs_.find(n);
+    if (it != graphs_.end()) return it->second;
+    cudaGraph_t graph;
+    check(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), "graph capture");
+    for (long long i = 0; i < n; ++i) {
+      block_schedule_kernel_at<<<grid, block, 0, stream_>>>(dev_, t_dev_);
+      advance_cycle_kernel<<<1, 1, 0, stream_>>>(t_dev_);
+    }
+    check(cudaStreamEndCapture(stream_, &graph), "graph capture");
+    cudaGraphExec_t exec;
+    check(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+    cudaGraphDestroy(graph);
+    return graphs_[n] = exec;
+  }
+
+  CudaSchedule schedule_;
   SimView dev_{};
+  cudaStream_t stream_ = nullptr;
+  long long* t_dev_ = nullptr;  // the cycle the graph schedule's kernels simulate
+  std::map<long long, cudaGraphExec_t> graphs_;
 };
 
 }  // namespace
@@ -106,6 +159,6 @@ bool cuda_usable(std::string* why_not) {
   return true;
 }
 
-std::unique_ptr<Backend> make_cuda_backend() { return std::make_unique<CudaBackend>(); }
+std::unique_ptr<Backend> make_cuda_backend(CudaSchedule schedule) { return std::make_unique<CudaBackend>(schedule); }
 
 }  // namespace flitsim

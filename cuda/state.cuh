@@ -7,24 +7,15 @@
 #pragma once
 #include "flit.cuh"
 #include "hd.cuh"
+#include "routing/registry.h"
 
 namespace flitsim {
 
+// One enumerator per line of the routing registry (routing/registry.h).
 enum class RoutingKind : int32_t {
-  DragonflyMin = 0,       // routing/dragonfly_min.cuh
-  TableMin = 1,           // routing/table_min.cuh
-  DragonflyValiant = 2,   // routing/dragonfly_valiant.cuh (restricted or any)
-  TableValiant = 3,       // routing/table_valiant.cuh
-  DragonflyUgal = 4,      // routing/dragonfly_ugal.cuh (UGAL-L over MIN and VR/VA)
-  TableUgal = 5,          // routing/table_ugal.cuh (UGAL-L over table MIN and Valiant)
-  HyperxDor = 6,          // routing/hyperx_dor.cuh
-  HyperxClosAd = 7,       // routing/hyperx_closad.cuh
-  HyperxDimWar = 8,       // routing/hyperx_dimwar.cuh
-  HyperxOmniWar = 9,      // routing/hyperx_omniwar.cuh
-  UpDown = 10,            // routing/updown.cuh (trees)
-  DragonflyUgalG = 11,    // routing/dragonfly_ugalg.cuh (UGAL-G: path queues from the snapshot)
-  TableUgalG = 12,        // routing/table_ugalg.cuh (UGAL-G on table-routed topologies)
-  DragonflyPar = 13,      // routing/dragonfly_par.cuh (progressive adaptive routing)
+#define FLITSIM_ROUTING_ENUM(Kind, id, ...) Kind = id,
+  FLITSIM_ROUTINGS(FLITSIM_ROUTING_ENUM)
+#undef FLITSIM_ROUTING_ENUM
 };
 // Destination patterns (traffic/patterns.cuh); all but uniform work on process ranks, which
 // traffic.placement maps to nodes.
@@ -42,16 +33,24 @@ enum class Selection : int32_t { Oblivious = 0, Adaptive = 1, DModK = 2 };
 // UGAL-L cost rule (routing.cost, routing/ugal_cost.cuh).
 enum class UgalCost : int32_t { Queue = 0, Hops = 1, BookSim = 2 };
 
-// Per-replica integer sums (rep_sums[rep * kRepSums + i]).
+// Per-replica integer sums the phase functions accumulate (rep_sums[rep * kRepSums + i]).
+// X(enumerator, Result field, what): each is reported as a Result field of that name (the
+// statistics schema, host/replica_stats.hpp); adding one here is all a new sum needs.
+#define FLITSIM_RESULT_SUMS(X)                                                                      \
+  X(kLatencySum, latency_sum, "sum over measured packets of tail arrival - creation (cycles)")      \
+  X(kNetLatencySum, network_latency_sum, "sum over measured packets of tail arrival - head injection") \
+  X(kHopsSum, hops_sum, "sum of router-to-router hops over measured packets")                      \
+  X(kNonMinimal, nonminimal_packets, "measured packets the source router sent on a non-minimal path") \
+  X(kExtraHops, extra_hops, "router hops of measured packets beyond their minimal route (deroutes)")
+// Sums the driver checks and no Result reports: both must stay 0.
+#define FLITSIM_CHECK_SUMS(X)                                                  \
+  X(kBufferOverflows, "flits that arrived at a full VC buffer")                \
+  X(kRouteFailures, "heads a routing function gave no output port (a bug; fails the run)")
 enum RepSum : int32_t {
-  kLatencySum = 0,      // tail arrival − creation, measured packets
-  kNetLatencySum = 1,   // tail arrival − head injection
-  kHopsSum = 2,         // router-to-router hops
-  kBufferOverflows = 3, // flits that arrived at a full VC buffer (must stay 0)
-  kNonMinimal = 4,      // measured packets delivered that were routed non-minimally
-  kRouteFailures = 5,   // heads a routing function gave no output port (a bug; fails the run)
-  kExtraHops = 6,       // measured packets' router hops beyond their minimal route (deroutes)
-  kRepSums = 7
+#define FLITSIM_REP_SUM_ENUM(e, ...) e,
+  FLITSIM_RESULT_SUMS(FLITSIM_REP_SUM_ENUM) FLITSIM_CHECK_SUMS(FLITSIM_REP_SUM_ENUM)
+#undef FLITSIM_REP_SUM_ENUM
+  kRepSums
 };
 
 constexpr int kHopBins = 32;
@@ -209,11 +208,16 @@ struct SimParams {
   X(int32_t, ovc_owner, (long long)sz.reps * sz.P * sz.V)                     \
   X(int32_t, ovc_credits, (long long)sz.reps * sz.P * sz.V)                   \
   X(int32_t, ovc_rr, (long long)sz.reps * sz.P * sz.V)                        \
-  X(int32_t, ovc_req, (long long)sz.reps * sz.P * sz.V) /* VA scratch */      \
   X(int32_t, in_rr, (long long)sz.reps * sz.P)                                \
   X(int32_t, out_rr, (long long)sz.reps * sz.P)                               \
   X(int32_t, acc_rr, (long long)sz.reps * sz.P)  /* SA accept pointer, per input */ \
-  X(int32_t, sa_req_vc, (long long)sz.reps * sz.P) /* SA result: VC that sends, per input */ \
+  /* allocation scratch, each entry written by its own port's step (phases/*.cuh) */ \
+  X(u64, va_request, (long long)sz.reps * sz.P)  /* input: outputs its VCs request */ \
+  X(u64, sa_request, (long long)sz.reps * sz.P)  /* input: outputs it requests this iteration */ \
+  X(int32_t, sa_grant, (long long)sz.reps * sz.P)  /* output: input it grants, or -1 */ \
+  X(int32_t, sa_accept, (long long)sz.reps * sz.P) /* input: output it accepted, or -1 */ \
+  X(int32_t, sa_match, (long long)sz.reps * sz.P)  /* output: input matched to it, or -1 */ \
+  X(int32_t, sa_req_vc, (long long)sz.reps * sz.P) /* input: VC that sends, or -1 */ \
   X(i64, port_flits, (long long)sz.reps * sz.P)                         \
   X(int32_t, pk_dst, (long long)sz.reps * sz.N * sz.S)                        \
   X(int32_t, pk_size, (long long)sz.reps * sz.N * sz.S)                       \
@@ -246,7 +250,7 @@ struct SimParams {
   X(i64, node_flits_sent, (long long)sz.reps * sz.N)                    \
   X(i64, node_flits_received, (long long)sz.reps * sz.N)                \
   X(i64, node_slot_stalls, (long long)sz.reps * sz.N)                   \
-  X(i64, router_last_move, (long long)sz.reps * sz.R)                   \
+  X(i64, port_last_move, (long long)sz.reps * sz.P) /* last cycle a flit left via this output */ \
   X(i64, rep_sums, (long long)sz.reps * kRepSums)                       \
   X(i64, lat_hist, (long long)sz.reps * sz.bins)                        \
   X(i64, nlat_hist, (long long)sz.reps * sz.bins)                       \
@@ -254,6 +258,10 @@ struct SimParams {
   FLITSIM_WORKLOAD_STATE(X)
 
 #define FLITSIM_STATE_ARRAYS(X) FLITSIM_TOPOLOGY_ARRAYS(X) FLITSIM_WORKLOAD_TABLES(X) FLITSIM_REPLICA_ARRAYS(X)
+
+// Arrays whose every entry starts at a value other than zero (HostState::allocate).
+#define FLITSIM_STATE_INITIAL(X) \
+  X(sa_grant, -1) X(sa_accept, -1) X(sa_match, -1) X(sa_req_vc, -1)
 
 // What the phase functions see: sizes, parameters and one raw pointer per array.
 struct SimView {

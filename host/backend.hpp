@@ -8,10 +8,41 @@
 
 namespace flitsim {
 
+// How the CUDA backend maps routers to threads and cycles to launches (cuda/schedules.cuh);
+// the CPU backend has one schedule. One list: the enum, the names and parse_schedule.
+#define FLITSIM_CUDA_SCHEDULES(X) X(Auto, "auto") X(Router, "router") X(Block, "block") X(Graph, "graph") X(Persistent, "persistent")
+enum class CudaSchedule {
+#define FLITSIM_SCHEDULE_ENUM(id, name) id,
+  FLITSIM_CUDA_SCHEDULES(FLITSIM_SCHEDULE_ENUM)
+#undef FLITSIM_SCHEDULE_ENUM
+};
+inline std::string schedule_name(CudaSchedule s) {
+#define FLITSIM_SCHEDULE_NAME(id, name) if (s == CudaSchedule::id) return name;
+  FLITSIM_CUDA_SCHEDULES(FLITSIM_SCHEDULE_NAME)
+#undef FLITSIM_SCHEDULE_NAME
+  return "?";
+}
+// The schedule called `name`; false when there is none.
+inline bool parse_schedule(const std::string& name, CudaSchedule* out) {
+#define FLITSIM_SCHEDULE_PARSE(id, n) if (name == n) return *out = CudaSchedule::id, true;
+  FLITSIM_CUDA_SCHEDULES(FLITSIM_SCHEDULE_PARSE)
+#undef FLITSIM_SCHEDULE_PARSE
+  return false;
+}
+inline std::string schedule_names() {
+  std::string all;
+#define FLITSIM_SCHEDULE_LIST(id, n) all += std::string(all.empty() ? "" : ", ") + n;
+  FLITSIM_CUDA_SCHEDULES(FLITSIM_SCHEDULE_LIST)
+#undef FLITSIM_SCHEDULE_LIST
+  return all;
+}
+
 class Backend {
  public:
   virtual ~Backend() = default;
   virtual std::string name() const = 0;
+  // The schedule that runs the cycles ("" for the CPU backend).
+  virtual std::string schedule() const { return ""; }
   // Takes the initial state (the CPU backend keeps a reference to it).
   virtual void upload(HostState& h) = 0;
   // Simulates cycles [t0, t0 + n).
@@ -29,6 +60,6 @@ std::unique_ptr<Backend> make_cpu_backend(int threads);
 // time and says why not when there is none.
 bool cuda_compiled();
 bool cuda_usable(std::string* why_not);
-std::unique_ptr<Backend> make_cuda_backend();
+std::unique_ptr<Backend> make_cuda_backend(CudaSchedule schedule);
 
 }  // namespace flitsim

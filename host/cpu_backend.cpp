@@ -1,24 +1,53 @@
 // CPU executor: OpenMP threads over (replica, router) pairs, one barrier per cycle. Results do
 // not depend on the thread count: each router writes only its own state, its outgoing ring
-// slots and integer atomics (DESIGN.md §2).
+// slots and integer atomics (DESIGN.md §2). A test-only option runs steps and routers in
+// reversed or shuffled order (host/step_order.hpp).
 #include <omp.h>
+
+#include <cstdlib>
+#include <numeric>
+#include <string>
 
 #include "backend.hpp"
 #include "cuda/cycle.cuh"
+#include "params.hpp"
+#include "step_order.hpp"
 
 namespace flitsim {
+
+StepOrder StepOrder::from_env() {
+  StepOrder o;
+  const char* v = std::getenv("FLITSIM_STEP_ORDER");
+  const std::string s = v ? v : "";
+  if (s.empty() || s == "natural") return o;
+  if (s == "reversed") {
+    o.kind = Reversed;
+    return o;
+  }
+  if (s.rfind("shuffled", 0) == 0) {
+    o.kind = Shuffled;
+    if (s.size() > 9 && s[8] == ':') o.seed = std::stoull(s.substr(9));
+    return o;
+  }
+  throw ConfigError("FLITSIM_STEP_ORDER: must be natural, reversed or shuffled[:SEED], got \"" + s + "\"");
+}
 
 namespace {
 
 class CpuBackend : public Backend {
  public:
-  explicit CpuBackend(int threads) : threads_(threads > 0 ? threads : omp_get_max_threads()) {}
+  explicit CpuBackend(int threads)
+      : threads_(threads > 0 ? threads : omp_get_max_threads()), order_(StepOrder::from_env()) {}
   std::string name() const override { return "cpu"; }
   void upload(HostState& h) override { view_ = h.view(); }
   void run(long long t0, long long n) override {
+    if (order_.kind != StepOrder::Natural) return run_in_test_order(t0, n);
     const SimView s = view_;
     const int R = s.sz.R, items = s.sz.reps * R;
-#pragma omp parallel num_threads(threads_)
+    // No more threads than there is work for: a barrier per cycle costs more than a few
+    // routers' work, and idle threads spinning at it steal cores on a shared machine.
+    const int threads = std::max(1, std::min(threads_, items / kMinRoutersPerThread));
+#pragma omp parallel num_threads(threads) if (threads > 1)
     for (long long t = t0; t < t0 + n; ++t) {
 #pragma omp for schedule(static)
       for (int i = 0; i < items; ++i) router_cycle(s, i / R, i % R, t);
@@ -28,7 +57,28 @@ class CpuBackend : public Backend {
   void download(HostState&) override {}
 
  private:
+  static constexpr int kMinRoutersPerThread = 64;  // measured: docs/gpu.md, CPU executor
+
+  // One thread; routers of each cycle and ports of each step in the test order.
+  void run_in_test_order(long long t0, long long n) {
+    const SimView s = view_;
+    const int R = s.sz.R, items = s.sz.reps * R;
+    std::vector<int> routers(items);
+    for (long long t = t0; t < t0 + n; ++t) {
+      if (order_.kind == StepOrder::Reversed)
+        for (int i = 0; i < items; ++i) routers[i] = items - 1 - i;
+      else
+        shuffled_indices(routers, items, order_.seed * 0x2545F4914F6CDD1Dull + uint64_t(t));
+      for (int i : routers) {
+        const int rep = i / R, r = i % R;
+        const uint64_t key = ((order_.seed * 31 + rep) * 1000003ull + r) * 0x100000001B3ull + uint64_t(t);
+        router_cycle_steps(s, rep, r, t, PortsInTestOrder{s.port_offset[r], s.port_offset[r + 1], order_, key});
+      }
+    }
+  }
+
   int threads_;
+  StepOrder order_;
   SimView view_{};
 };
 
@@ -42,7 +92,7 @@ bool cuda_usable(std::string* why_not) {
   if (why_not) *why_not = "this build of flitsim has no CUDA backend (built without nvcc)";
   return false;
 }
-std::unique_ptr<Backend> make_cuda_backend() { return nullptr; }
+std::unique_ptr<Backend> make_cuda_backend(CudaSchedule) { return nullptr; }
 #endif
 
 }  // namespace flitsim

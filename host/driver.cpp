@@ -6,67 +6,27 @@
 
 #include "backend.hpp"
 #include "invariants.hpp"
+#include "replica_stats.hpp"
 
 namespace flitsim {
 
 namespace {
 
-std::unique_ptr<Backend> choose_backend(const std::string& want, int threads) {
+std::unique_ptr<Backend> choose_backend(const std::string& want, int threads, CudaSchedule schedule) {
   if (want == "cpu") return make_cpu_backend(threads);
   std::string why;
   if (want == "cuda") {
     if (!cuda_usable(&why)) throw ConfigError("backend: cuda was requested but " + why);
-    return make_cuda_backend();
+    return make_cuda_backend(schedule);
   }
   if (want != "auto") throw ConfigError("backend: must be auto, cpu or cuda, got \"" + want + "\"");
-  return cuda_usable(nullptr) ? make_cuda_backend() : make_cpu_backend(threads);
+  return cuda_usable(nullptr) ? make_cuda_backend(schedule) : make_cpu_backend(threads);
 }
 
 // Sum of replica rep's slice of an array with n entries per replica.
 template <class T>
 long long replica_sum(const std::vector<T>& a, int rep, long long n) {
   return std::accumulate(a.begin() + rep * n, a.begin() + (rep + 1) * n, 0LL);
-}
-
-template <class T>
-std::vector<T> replica_slice(const std::vector<T>& a, int rep, long long n) {
-  return std::vector<T>(a.begin() + rep * n, a.begin() + (rep + 1) * n);
-}
-
-ReplicaStats collect(const HostState& h, const EngineConfig& cfg, int rep) {
-  const Sizes& sz = h.sz;
-  ReplicaStats s;
-  s.load = cfg.loads[rep];
-  s.seed = cfg.seeds[rep];
-  s.node_created_flits = replica_slice(h.node_created_flits, rep, sz.N);
-  s.node_ejected_flits = replica_slice(h.node_ejected_flits, rep, sz.N);
-  s.created_flits = replica_sum(h.node_created_flits, rep, sz.N);
-  s.ejected_flits = replica_sum(h.node_ejected_flits, rep, sz.N);
-  s.packets_tagged = replica_sum(h.node_tagged_created, rep, sz.N);
-  s.packets_measured = replica_sum(h.node_tagged_delivered, rep, sz.N);
-  s.slot_stalls = replica_sum(h.node_slot_stalls, rep, sz.N);
-  const long long* sums = &h.rep_sums[(long long)rep * kRepSums];
-  s.latency_sum = sums[kLatencySum];
-  s.network_latency_sum = sums[kNetLatencySum];
-  s.hops_sum = sums[kHopsSum];
-  s.nonminimal_packets = sums[kNonMinimal];
-  s.extra_hops = sums[kExtraHops];
-  s.latency_hist = replica_slice(h.lat_hist, rep, sz.bins);
-  s.network_latency_hist = replica_slice(h.nlat_hist, rep, sz.bins);
-  s.hop_hist = replica_slice(h.hop_hist, rep, kHopBins);
-  s.channel_flits = replica_slice(h.port_flits, rep, sz.P);
-  auto per_batch = [&](const std::vector<long long>& a) {  // sum over the replica's nodes
-    std::vector<long long> out(sz.batches, 0);
-    for (long long i = 0; i < (long long)sz.N * sz.batches; ++i)
-      out[i % sz.batches] += a[(long long)rep * sz.N * sz.batches + i];
-    return out;
-  };
-  s.batch_ejected = per_batch(h.node_batch_ejected);
-  s.batch_created = per_batch(h.node_batch_created);
-  s.batch_latency = per_batch(h.node_batch_latency);
-  s.batch_packets = per_batch(h.node_batch_packets);
-  if (cfg.workload) s.workload = collect_workload(*cfg.workload, h, rep);
-  return s;
 }
 
 // Between chunks: a routing function that gave a head no output port (a bug), or a deadlock
@@ -83,8 +43,8 @@ void check_progress(Backend& backend, HostState& h, const EngineConfig& cfg, int
                          describe_blocked(h, rep, 12));
   }
   const long long buffered = replica_sum(h.ivc_count, rep, (long long)sz.P * sz.V);
-  const long long last = *std::max_element(h.router_last_move.begin() + (long long)rep * sz.R,
-                                           h.router_last_move.begin() + (long long)(rep + 1) * sz.R);
+  const long long last = *std::max_element(h.port_last_move.begin() + (long long)rep * sz.P,
+                                           h.port_last_move.begin() + (long long)(rep + 1) * sz.P);
   if (buffered > 0 && t - 1 - last > cfg.watchdog) {
     backend.download(h);
     throw DeadlockError("deadlock: no flit moved for " + std::to_string(t - 1 - last) + " cycles (watchdog " +
@@ -142,7 +102,7 @@ long long run_workload(Backend& backend, HostState& h, const EngineConfig& cfg, 
 RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::string& backend_name, int threads,
                      const ProgressFn& progress) {
   HostState h = make_initial_state(topo, cfg);  // validates before anything runs
-  std::unique_ptr<Backend> backend = choose_backend(backend_name, threads);
+  std::unique_ptr<Backend> backend = choose_backend(backend_name, threads, cfg.schedule);
   const auto start = std::chrono::steady_clock::now();
   backend->upload(h);
 
@@ -168,9 +128,9 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
         drained[rep] = replica_sum(h.node_tagged_delivered, rep, sz.N) == replica_sum(h.node_tagged_created, rep, sz.N);
         // A replica that accepted clearly less than was offered is saturated already; waiting
         // for its measured packets would only measure the growth of its source queues.
-        const double offered = double(replica_sum(h.node_created_flits, rep, sz.N));
-        const double accepted = double(replica_sum(h.node_ejected_flits, rep, sz.N));
-        done[rep] = drained[rep] || accepted < (1.0 - cfg.saturation_tolerance) * offered;
+        done[rep] = drained[rep] || accepted_below_offered(replica_sum(h.node_created_flits, rep, sz.N),
+                                                           replica_sum(h.node_ejected_flits, rep, sz.N),
+                                                           (long long)sz.N * cfg.measure, cfg.saturation_tolerance);
       }
       n_done += done[rep];
     }
@@ -189,16 +149,14 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
 
   RunOutput out;
   out.backend = backend->name();
+  out.schedule = backend->schedule();
   out.cycles = t;
   out.wall_seconds = std::chrono::duration<double>(stop - start).count();
   out.state_bytes = h.bytes();
   out.packet_slots = sz.S;
   out.vc_classes = h.prm.vc_classes;
   out.workload = bool(cfg.workload);
-  for (int rep = 0; rep < sz.reps; ++rep) {
-    out.replicas.push_back(collect(h, cfg, rep));
-    out.replicas.back().saturated = !drained[rep];  // "not drained"; Python adds the throughput rule
-  }
+  for (int rep = 0; rep < sz.reps; ++rep) out.replicas.push_back(collect(h, cfg, rep, drained[rep]));
   return out;
 }
 

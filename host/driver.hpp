@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine_config.hpp"
+#include "replica_stats.hpp"
 #include "topology.hpp"
 
 namespace flitsim {
@@ -23,23 +24,9 @@ struct InvariantError : std::logic_error {
   using std::logic_error::logic_error;
 };
 
-struct ReplicaStats {
-  double load = 0;
-  uint64_t seed = 0;
-  bool saturated = false;
-  long long created_flits = 0, ejected_flits = 0, packets_tagged = 0, packets_measured = 0;
-  long long latency_sum = 0, network_latency_sum = 0, hops_sum = 0, slot_stalls = 0, nonminimal_packets = 0,
-            extra_hops = 0;
-  std::vector<long long> latency_hist, network_latency_hist, hop_hist, channel_flits;
-  std::vector<long long> node_created_flits, node_ejected_flits;
-  // Per time batch of the window, summed over nodes: flits ejected (by arrival), flits
-  // created, latency sum and packets of measured packets (by creation).
-  std::vector<long long> batch_ejected, batch_created, batch_latency, batch_packets;
-  WorkloadStats workload;  // workload mode only
-};
-
 struct RunOutput {
   std::string backend;
+  std::string schedule;  // the CUDA schedule that ran ("" on the CPU)
   long long cycles = 0;
   double wall_seconds = 0;
   size_t state_bytes = 0;

@@ -1,6 +1,7 @@
 // The engine's view of a configuration: the [router], [channels], [routing], [traffic] and
 // [sim] sections, checked against the topology before anything is allocated.
 #pragma once
+#include "backend.hpp"
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -16,13 +17,14 @@ namespace flitsim {
 struct EngineConfig {
   int32_t vcs = 4, buffer = 32, router_latency = 2, sa_iterations = 1;
   Params channels{"channels"};
-  std::string algorithm = "min";
-  std::string selection;           // oblivious, adaptive, dmodk; "" = the routing's default
-  std::string valiant;             // "restricted" (default on dragonflies) or "any"; "" = unset
-  // Adaptive routing (docs/routing.md); -1 = unset, the engine picks per algorithm/topology.
+  // [routing]: filled by parse_engine_config from the key table (routing_keys.cpp), which
+  // holds the defaults and bounds; -1 / "" = unset, the engine picks per algorithm/topology.
+  std::string algorithm;
+  std::string selection;           // oblivious, adaptive, dmodk
+  std::string valiant;             // restricted, any
   int32_t n_indirect = -1, offset = -1, deroutes = -1;
-  double penalty = 1.0, threshold = 0.0;
-  std::string cost = "queue";      // UGAL cost rule: queue, hops, booksim
+  double penalty = 0, threshold = 0;
+  std::string cost;                // UGAL cost rule: queue, hops, booksim
   bool multi_deroute = true;       // OmniWAR: back-to-back deroutes in one dimension allowed
   int32_t snapshot_period = 1;     // UGAL-G: cycles between congestion snapshots
   bool deadlock_avoidance = true;  // false: every hop on one VC class (to study deadlock)
@@ -37,6 +39,7 @@ struct EngineConfig {
   double burst_on = 8.0, burst_off = 8.0;  // on/off: mean on and off period lengths (cycles)
   std::vector<int64_t> dims;             // traffic.dims: targeted HyperX dimensions (urb, swap2)
   long long warmup = 1000, measure = 2000, drain_limit = 50000, watchdog = 5000, chunk = 128;
+  CudaSchedule schedule = CudaSchedule::Auto;  // sim.schedule (host/backend.hpp)
   int32_t packet_slots = 0, latency_bins = 16384, batches = 10;
   double saturation_tolerance = 0.05;  // accepted < (1 − tol)·offered ⇒ saturated
   std::vector<double> loads{0.1};     // one entry per replica

@@ -1,11 +1,16 @@
 #include "host_state.hpp"
 
+#include <algorithm>
+
 namespace flitsim {
 
 void HostState::allocate() {
 #define FLITSIM_ALLOC(type, name, count) name.assign(size_t(count), type{});
   FLITSIM_STATE_ARRAYS(FLITSIM_ALLOC)
 #undef FLITSIM_ALLOC
+#define FLITSIM_INIT(name, value) std::fill(name.begin(), name.end(), value);
+  FLITSIM_STATE_INITIAL(FLITSIM_INIT)
+#undef FLITSIM_INIT
 }
 
 SimView HostState::view() {

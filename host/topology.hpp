@@ -81,6 +81,8 @@ class TopologyBuilder {
 Topology build_topology(const Params& topo);
 // Kinds the registry knows, for error messages and `flitsim info`.
 std::vector<std::string> topology_kinds();
+// The keys each kind's builder reads (besides `kind`), as it registered them.
+std::map<std::string, std::vector<std::string>> topology_keys();
 
 // All-pairs router hop distances (BFS), row-major R×R, 255 = unreachable.
 std::vector<uint8_t> router_distances(const Topology& t);

@@ -1,24 +1,65 @@
 #include "topology_registry.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace flitsim {
 
 namespace {
-std::map<std::string, TopologyBuilderFn>& registry() {
-  static std::map<std::string, TopologyBuilderFn> r;
+struct Entry {
+  TopologyBuilderFn build;
+  std::vector<std::string> keys;
+};
+std::map<std::string, Entry>& registry() {
+  static std::map<std::string, Entry> r;
   return r;
 }
+
+void check_keys(const Params& prm, const std::string& kind, const std::vector<std::string>& known) {
+  for (const std::string& k : prm.keys()) {
+    if (k == "kind" || std::find(known.begin(), known.end(), k) != known.end()) continue;
+    std::string list = "kind";
+    for (const std::string& n : known) list += ", " + n;
+    prm.fail(k, "unknown key for topology kind \"" + kind + "\" (known: " + list + ")");
+  }
+}
+std::map<std::string, WorstCaseFn>& worst_cases() {
+  static std::map<std::string, WorstCaseFn> w;
+  return w;
+}
+
 }  // namespace
 
-bool register_topology(const std::string& kind, TopologyBuilderFn fn) {
-  registry()[kind] = std::move(fn);
+bool register_worst_case(const std::string& kind, WorstCaseFn fn) {
+  worst_cases()[kind] = fn;
+  return true;
+}
+
+WorstCaseFn worst_case_of(const std::string& kind) {
+  auto it = worst_cases().find(kind);
+  return it == worst_cases().end() ? nullptr : it->second;
+}
+
+std::vector<std::string> worst_case_kinds() {
+  std::vector<std::string> k;
+  for (auto& [name, fn] : worst_cases()) k.push_back(name);
+  return k;
+}
+
+bool register_topology(const std::string& kind, TopologyBuilderFn fn, std::vector<std::string> keys) {
+  registry()[kind] = Entry{std::move(fn), std::move(keys)};
   return true;
 }
 
 std::vector<std::string> topology_kinds() {
   std::vector<std::string> k;
-  for (auto& [name, fn] : registry()) k.push_back(name);
+  for (auto& [name, e] : registry()) k.push_back(name);
+  return k;
+}
+
+std::map<std::string, std::vector<std::string>> topology_keys() {
+  std::map<std::string, std::vector<std::string>> k;
+  for (auto& [name, e] : registry()) k[name] = e.keys;
   return k;
 }
 
@@ -30,7 +71,8 @@ Topology build_topology(const Params& topo) {
     for (auto& k : topology_kinds()) known += (known.empty() ? "" : ", ") + k;
     topo.fail("kind", "unknown topology \"" + kind + "\" (known: " + known + ")");
   }
-  return it->second(topo);
+  check_keys(topo, kind, it->second.keys);
+  return it->second.build(topo);
 }
 
 }  // namespace flitsim

@@ -125,10 +125,13 @@ def fingerprint(result) -> dict:
     return out
 
 
-def run_case(name: str, **engine_options) -> list[dict]:
-    """Fingerprints of one case's replicas (engine_options go to flitsim.run/run_replicas)."""
+def run_case(name: str, sim: dict | None = None, **engine_options) -> list[dict]:
+    """Fingerprints of one case's replicas. sim: [sim] keys to override (e.g. a schedule);
+    engine_options go to flitsim.run/run_replicas."""
     import flitsim
     cfg, loads = CASES[name]
+    if sim:
+        cfg = {**cfg, "sim": {**cfg["sim"], **sim}}
     if loads is None:
         return [fingerprint(flitsim.run(copy.deepcopy(cfg), **engine_options))]
     return [fingerprint(r) for r in flitsim.run_replicas(copy.deepcopy(cfg), loads, **engine_options)]

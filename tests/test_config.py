@@ -30,7 +30,8 @@ def test_empty_config_gets_every_default():
     assert cfg["traffic"]["load"] == 0.1 and cfg["traffic"]["pattern"] == "uniform"
     assert cfg["sim"] == {"warmup": 1000, "measure": 2000, "seed": 1, "drain_limit": 50000,
                           "watchdog": 5000, "packet_slots": 0, "latency_bins": 16384,
-                          "chunk": 128, "saturation_tolerance": 0.05, "batches": 10}
+                          "chunk": 128, "saturation_tolerance": 0.05, "batches": 10,
+                          "schedule": "auto"}
     assert cfg["routing"] == {"algorithm": "min", "deadlock_avoidance": True}
 
 
@@ -129,7 +130,7 @@ BAD = [
     ({"traffic": {"shift": "1"}}, r"^traffic\.shift: must be an integer"),
     ({"traffic": {"load": "0.5"}}, r'^traffic\.load: must be in \[0, 1\], got "0.5"$'),
     ({"traffic": {"load": True}}, r"^traffic\.load: must be in \[0, 1\], got true$"),
-    ({"routing": {"penalty": "1"}}, r"^routing\.penalty: must be a number >= 0"),
+    ({"routing": {"penalty": "1"}}, r"^routing\.penalty: must be in \[0, 1e\+06\]"),
     ({"topology": {"p": {"x": 1}}}, r"^topology\.p: must be a string, number, boolean or a list of integers"),
     ({"topology": {"kind": "hyperx", "widths": []}}, r"^topology\.widths: must be"),
     ({"topology": {"kind": "hyperx", "widths": [4, "4"]}}, r"^topology\.widths: must be"),
@@ -162,8 +163,8 @@ BAD = [
     ({"traffic": {"load": -0.1}}, r"^traffic\.load: must be in \[0, 1\], got -0\.1$"),
     ({"traffic": {"load": 2}}, r"^traffic\.load: must be in \[0, 1\], got 2$"),
     ({"traffic": {"load": math.nan}}, r"^traffic\.load: must be in \[0, 1\]"),
-    ({"routing": {"penalty": -1}}, r"^routing\.penalty: must be a number >= 0, got -1$"),
-    ({"routing": {"penalty": math.inf}}, r"^routing\.penalty: must be a number >= 0"),
+    ({"routing": {"penalty": -1}}, r"^routing\.penalty: must be in \[0, 1e\+06\], got -1$"),
+    ({"routing": {"penalty": math.inf}}, r"^routing\.penalty: must be in \[0, 1e\+06\]"),
     ({"routing": {"threshold": 100.5}}, r"^routing\.threshold: must be in \[0, 100\]"),
     ({"routing": {"threshold": -1}}, r"^routing\.threshold: must be in \[0, 100\]"),
     # names
@@ -342,3 +343,29 @@ def test_cost_section_is_validated_and_kept():
     assert cfg["cost"] == {"copper": 0.2}
     with pytest.raises(ConfigError, match=r"cost\.router: must be a number >= 0"):
         loads_config("[cost]\nrouter = -1\n")
+
+
+def test_registries_come_from_the_engine():
+    """Routing, pattern and topology-key lists are the engine's registries, not restatements."""
+    from flitsim import _core
+    assert ALGORITHMS == tuple(dict.fromkeys(r["algorithm"] for r in _core.routings()))
+    assert PATTERNS == tuple(_core.patterns())
+    assert TOPOLOGY_KEYS == {k: tuple(v) for k, v in _core.topology_keys().items()}
+    assert set(TOPOLOGY_KEYS) == set(_core.topology_kinds())
+    with pytest.raises(ValueError, match=r'topology\.grups: unknown key for topology kind "dragonfly"'):
+        _core.build_topology({"kind": "dragonfly", "p": 1, "a": 2, "h": 1, "grups": 3})
+
+
+def test_routing_keys_take_defaults_and_bounds_from_the_engine_table():
+    from flitsim import _core
+    keys = {k["name"]: k for k in _core.routing_keys()}
+    assert tuple(SCHEMA["routing"]) == tuple(keys)
+    assert DEFAULTS["routing"] == {n: k["default"] for n, k in keys.items() if k["filled"]}
+    hi = keys["n_indirect"]["hi"]
+    assert normalize({"routing": {"n_indirect": hi}})["routing"]["n_indirect"] == hi
+    with pytest.raises(ConfigError, match=rf"^routing\.n_indirect: must be an integer <= {hi}, got {hi + 1}$"):
+        normalize({"routing": {"n_indirect": hi + 1}})
+    # The engine applies the same bound when called without the Python front end.
+    with pytest.raises(ValueError, match=rf"routing\.n_indirect: must be <= {hi}"):
+        _core.state_layout({"topology": {"kind": "dragonfly", "p": 1, "a": 2, "h": 1},
+                            "routing": {"algorithm": "ugal", "n_indirect": hi + 1}}, 1)

@@ -26,3 +26,10 @@ def test_corpus_case_unchanged(name):
 def test_corpus_case_unchanged_on_two_threads(name):
     diffs = corpus.compare(name, corpus.run_case(name, threads=2), EXPECTED[name])
     assert not diffs, "\n".join(diffs[:20])
+
+
+@pytest.mark.parametrize("schedule", ["block", "graph", "persistent"])
+def test_cpu_backend_ignores_the_cuda_schedule(schedule):
+    diffs = corpus.compare("df-ugal-queue", corpus.run_case("df-ugal-queue", sim={"schedule": schedule}, threads=1),
+                           EXPECTED["df-ugal-queue"])
+    assert not diffs, "\n".join(diffs[:20])

@@ -161,7 +161,7 @@ def test_hyperx_routing_errors():
     run("min", topo={"kind": "hyperx", "widths": [6], "terminals": 2, "gap": 2}, traffic={"load": 0.05},
         sim={"warmup": 50, "measure": 200})  # express meshes keep table routing
     with pytest.raises(ValueError, match=r'routing\.algorithm: "dor" is not supported on slimfly '
-                                         r'\(slimfly supports: min, valiant, ugal, ugal-g\)'):
+                                         r'\(slimfly supports: min, min-first, valiant, ugal, ugal-g\)'):
         run("dor", topo={"kind": "slimfly", "q": 5})
 
 

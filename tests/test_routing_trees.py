@@ -97,5 +97,5 @@ def test_updown_needs_one_vc_and_only_runs_on_trees():
     cfg = small_dragonfly(routing={"algorithm": "updown"})
     cfg["topology"] = {"kind": "oft", "k": 4}
     with pytest.raises(ValueError, match=r'routing\.algorithm: "updown" is not supported on oft '
-                                         r'\(oft supports: min, valiant, ugal, ugal-g\)'):
+                                         r'\(oft supports: min, min-first, valiant, ugal, ugal-g\)'):
         _core.simulate(cfg, "cpu")

@@ -127,7 +127,7 @@ def test_vc_needs_and_errors_name_the_key():
     cfg = small_dragonfly(routing={"algorithm": "par"})
     cfg["topology"] = {"kind": "mlfm", "h": 3}
     with pytest.raises(ValueError, match=r'routing\.algorithm: "par" is not supported on mlfm \(mlfm supports: '
-                                         r'min, valiant, ugal, ugal-g\)'):
+                                         r'min, min-first, valiant, ugal, ugal-g\)'):
         _core.simulate(cfg, "cpu")
     with pytest.raises(flitsim.ConfigError, match=r"routing\.snapshot_period"):
         flitsim.run(small_dragonfly(routing={"algorithm": "ugal-g", "snapshot_period": 0}))

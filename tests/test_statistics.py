@@ -58,3 +58,20 @@ def test_jain_fairness(res):
     one = np.zeros(n, np.int64)
     one[3] = 100
     assert dataclasses.replace(res, node_ejected_flits=one).fairness == pytest.approx(1 / n)
+
+
+@pytest.mark.parametrize("tol", [0.0, 0.05, 1.0])
+def test_saturated_is_the_engines_rule_with_the_configured_tolerance(tol):
+    cfg = small_dragonfly(sim={"warmup": 100, "measure": 300, "drain_limit": 300,
+                               "saturation_tolerance": tol})
+    for r in flitsim.run_replicas(cfg, loads=[0.1, 0.9], backend="cpu"):
+        assert r.saturated == ((not r.drained) or r.accepted < (1 - tol) * r.offered)
+
+
+def test_result_fields_follow_the_engine_statistics_schema():
+    from flitsim import _core
+    from flitsim.results import Result
+    stats = [s["name"] for s in _core.replica_stats()]
+    names = [f.name for f in dataclasses.fields(Result)]
+    assert names[names.index("drained") + 1:][:len(stats)] == stats
+    assert set(Result.ARRAY_FIELDS) | set(Result.SCALAR_FIELDS) >= set(stats)

@@ -59,10 +59,11 @@ FLITSIM_HD void start_packet(const SimView& s, int rep, int n, long long t, bool
   begin_packet(s, rep, n, pid, destination(s, rep, n, c), packet_size_of(s, rep, n, c), c);
 }
 
-FLITSIM_HD void phase_inject(const SimView& s, int rep, int r, long long t) {
-  for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) {
+// One terminal port: its node's source (or program) and network interface.
+FLITSIM_HD void step_inject(const SimView& s, int rep, int gp, long long t) {
+  {
     const int n = s.port_node[gp];
-    if (n < 0) continue;
+    if (n < 0) return;
     const long long ni = s.nn(rep, n);
     if (s.prm.workload) {
       wl_advance(s, rep, n, t);
@@ -86,16 +87,16 @@ FLITSIM_HD void phase_inject(const SimView& s, int rep, int r, long long t) {
       if (s.ni_pid[ni] < 0) start_packet(s, rep, n, t, created_now, on_prev);
     }
     const int32_t pid = s.ni_pid[ni];
-    if (pid < 0) continue;
+    if (pid < 0) return;
     int* credits = &s.ni_credits[ni * s.sz.V];
     int v = s.ni_vc[ni];
     if (v < 0) {  // a new packet takes the injection VC with the most free space
       for (int w = 0; w < s.sz.V; ++w)
         if (credits[w] > 0 && (v < 0 || credits[w] > credits[v])) v = w;
-      if (v < 0) continue;
+      if (v < 0) return;
       s.ni_vc[ni] = v;
     }
-    if (credits[v] == 0) continue;
+    if (credits[v] == 0) return;
     const long long k = s.pk(rep, pid);
     const int sent = s.ni_sent[ni];
     const bool head = sent == 0, tail = sent == s.pk_size[k] - 1;

@@ -42,8 +42,9 @@ FLITSIM_HD void sink_accept(const SimView& s, int rep, int n, flit_t f, long lon
   store_relaxed(&s.pk_free_at[k], t);  // the source may reuse the slot from cycle t+1 on
 }
 
-FLITSIM_HD void phase_receive(const SimView& s, int rep, int r, long long t) {
-  for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) {
+// One port: its input channel and credit channel (or its node's sink and interface credits).
+FLITSIM_HD void step_receive(const SimView& s, int rep, int gp, long long t) {
+  {
     flit_t* in = fring_at(s, rep, ring_read_slot(s.fring_off[gp], s.fring_len[gp], s.fring_delay[gp], t));
     if (*in != kNoFlit) {
       const flit_t f = *in;

@@ -1,54 +1,10 @@
 // Phase 3, route computation: a head flit at the front of an input VC gets its output port
-// and allowed output VC range from the configured routing function (one file per routing in
-// cuda/routing/, each stating its deadlock-avoidance VC scheme). Routing functions may write
-// the packet's routing state (pk_route, pk_gport): this router holds the head.
+// and allowed output VC range from the configured routing function (route_packet,
+// routing/dispatch.cuh).
 #pragma once
-#include "../routing/dragonfly_min.cuh"
-#include "../routing/dragonfly_par.cuh"
-#include "../routing/dragonfly_ugal.cuh"
-#include "../routing/dragonfly_ugalg.cuh"
-#include "../routing/dragonfly_valiant.cuh"
-#include "../routing/hyperx_closad.cuh"
-#include "../routing/hyperx_dimwar.cuh"
-#include "../routing/hyperx_dor.cuh"
-#include "../routing/hyperx_omniwar.cuh"
-#include "../routing/table_min.cuh"
-#include "../routing/table_ugal.cuh"
-#include "../routing/table_ugalg.cuh"
-#include "../routing/table_valiant.cuh"
-#include "../routing/updown.cuh"
+#include "../routing/dispatch.cuh"
 
 namespace flitsim {
-
-FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pid, long long t) {
-  PacketInfo p;
-  p.pid = pid;
-  p.slot = s.pk(rep, pid);
-  p.src_router = s.port_router[s.node_port[pid / s.sz.S]];
-  p.dst_port = s.node_port[s.pk_dst[p.slot]];
-  p.dst_router = s.port_router[p.dst_port];
-  switch (s.prm.routing) {  // routings with phases decide themselves when to eject
-    case RoutingKind::DragonflyValiant: return route_dragonfly_valiant(s, rep, r, p);
-    case RoutingKind::DragonflyUgal: return route_dragonfly_ugal(s, rep, r, p);
-    case RoutingKind::TableValiant: return route_table_valiant(s, rep, r, p);
-    case RoutingKind::TableUgal: return route_table_ugal(s, rep, r, p);
-    case RoutingKind::DragonflyUgalG: return route_dragonfly_ugalg(s, rep, r, p, snap_read_base(s, rep, t));
-    case RoutingKind::TableUgalG: return route_table_ugalg(s, rep, r, p, snap_read_base(s, rep, t));
-    case RoutingKind::DragonflyPar: return route_dragonfly_par(s, rep, r, p);
-    case RoutingKind::HyperxClosAd: return route_hyperx_closad(s, rep, r, p);
-    default: break;
-  }
-  if (p.dst_router == r) return eject_choice(s, p);
-  switch (s.prm.routing) {
-    case RoutingKind::DragonflyMin: return route_dragonfly_min(s, rep, r, p);
-    case RoutingKind::HyperxDor: return route_hyperx_dor(s, rep, r, p);
-    case RoutingKind::HyperxDimWar: return route_hyperx_dimwar(s, rep, r, p);
-    case RoutingKind::HyperxOmniWar: return route_hyperx_omniwar(s, rep, r, p);
-    case RoutingKind::UpDown: return route_updown(s, rep, r, p);
-    case RoutingKind::TableMin:
-    default: return route_table_min(s, rep, r, p);
-  }
-}
 
 // Output demand of router r (port_congestion): flits in its input VCs per output they are
 // routed to. Only routings that sense it set sz.demand_P.
@@ -61,33 +17,40 @@ FLITSIM_HD void build_port_demand(const SimView& s, int rep, int r) {
     }
 }
 
-FLITSIM_HD void phase_route(const SimView& s, int rep, int r, long long t) {
-  if (s.sz.demand_P) build_port_demand(s, rep, r);
-  for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp)
-    for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {  // occupied VCs only
-      const long long q = s.pv(rep, gp, lowest_bit(m));
-      if (s.ivc_out_port[q] >= 0) continue;
-      const flit_t f = s.ibuf[q * s.sz.B + s.ivc_head[q]];  // a head: tails reset out_port
-      const RouteChoice c = route_packet(s, rep, r, flit_pid(f), t);
-      if (c.port < 0 || c.vc_lo >= c.vc_hi) {  // never silently stall a packet: the driver fails the run
-        atomic_add(&s.rep_sums[(long long)rep * kRepSums + kRouteFailures], 1);
-        continue;
-      }
-      s.ivc_out_port[q] = c.port;
-      s.ivc_vc_lo[q] = c.vc_lo;
-      s.ivc_vc_hi[q] = c.vc_hi;
-      if (s.sz.demand_P) s.port_demand[s.pp(rep, c.port)] += s.ivc_count[q];  // later heads see it
+// One input port's heads get their route. With demand sensing (sz.demand_P) a head also adds
+// its flits to its output's demand, which heads routed after it in the same cycle see: that
+// dependency makes route the one step whose ports run in port order (cycle.cuh).
+FLITSIM_HD void step_route(const SimView& s, int rep, int r, int gp, long long t) {
+  for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {  // occupied VCs only
+    const long long q = s.pv(rep, gp, lowest_bit(m));
+    if (s.ivc_out_port[q] >= 0) continue;
+    const flit_t f = s.ibuf[q * s.sz.B + s.ivc_head[q]];  // a head: tails reset out_port
+    const RouteChoice c = route_packet(s, rep, r, flit_pid(f), t);
+    if (c.port < 0 || c.vc_lo >= c.vc_hi) {  // never silently stall a packet: the driver fails the run
+      atomic_add(&s.rep_sums[(long long)rep * kRepSums + kRouteFailures], 1);
+      continue;
     }
+    s.ivc_out_port[q] = c.port;
+    s.ivc_vc_lo[q] = c.vc_lo;
+    s.ivc_vc_hi[q] = c.vc_hi;
+    if (s.sz.demand_P) s.port_demand[s.pp(rep, c.port)] += s.ivc_count[q];  // later heads see it
+  }
+}
+
+// The whole route phase of a router when routing senses demand: demand rebuilt, then the
+// input ports in port order.
+FLITSIM_HD void step_route_in_port_order(const SimView& s, int rep, int r, long long t) {
+  build_port_demand(s, rep, r);
+  for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) step_route(s, rep, r, gp, t);
 }
 
 // The snapshot step (routing/snapshot.cuh), after traverse: at the end of an epoch router r
 // publishes the congestion of its ports as they stand at the end of the cycle (its output
-// demand rebuilt from its input VCs; phase_route rebuilds that scratch again next cycle).
-FLITSIM_HD void phase_snapshot(const SimView& s, int rep, int r, long long t) {
-  const long long base = snap_write_base(s, rep, t);
-  if (base < 0) return;
-  if (s.sz.demand_P) build_port_demand(s, rep, r);
-  for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) s.cong_snap[base + gp] = port_congestion(s, rep, gp);
+// demand rebuilt from its input VCs; the route step rebuilds that scratch again next cycle).
+// build_port_demand runs once per router (snapshot_demand), then each port publishes its own.
+FLITSIM_HD bool snapshot_due(const SimView& s, long long t) { return s.sz.snap_P && snap_write_base(s, 0, t) >= 0; }
+FLITSIM_HD void step_snapshot_port(const SimView& s, int rep, int gp, long long t) {
+  s.cong_snap[snap_write_base(s, rep, t) + gp] = port_congestion(s, rep, gp);
 }
 
 }  // namespace flitsim

@@ -1,12 +1,17 @@
 // Phase 5, switch allocation: iSLIP-style request-grant-accept (McKeown), as BookSim2's
-// default `islip` allocator. Each unmatched input port requests every output port that one of
-// its VCs could use now (a flit, an output VC and a downstream credit); each output grants the
-// requesting input nearest after its grant pointer; each input accepts the granting output
-// nearest after its accept pointer and sends from its VC for that output that is nearest after
-// its VC pointer. Pointers move only on grants accepted in the first iteration, which
-// desynchronises them under load. `router.sa_iterations` further iterations match what is
-// left. Ejection ports need no credit: sinks always accept. Ports are local indices 0..radix−1
-// (radix <= kMaxRadix, checked at set-up) so requests fit in 64-bit masks.
+// default `islip` allocator, cut into per-port steps (cycle.cuh runs them in order, each over
+// all ports of a router, once per iteration):
+//   request (per input): an unmatched input requests every unmatched output that one of its
+//     VCs could use now (a flit, an output VC and a downstream credit);
+//   grant (per output): the output grants the requesting input nearest after its pointer;
+//   accept (per input): the input accepts the granting output nearest after its accept pointer
+//     and sends from its VC for that output nearest after its VC pointer;
+//   update (per output): an output whose grant was accepted is matched.
+// Pointers move only on grants accepted in the first iteration, which desynchronises them
+// under load; `router.sa_iterations` further iterations match what is left. Ejection ports
+// need no credit: sinks always accept. Ports are local indices 0..radix−1 (radix <=
+// kMaxRadix, checked at set-up) so requests fit in 64-bit masks. Each step writes only its own
+// port's entries; sa_match is reset by traverse, after its last use in the cycle.
 #pragma once
 #include "vc_alloc.cuh"
 
@@ -32,45 +37,61 @@ FLITSIM_HD int ready_output(const SimView& s, int rep, int gp, int v, int p0) {
   return s.ivc_out_port[q] - p0;
 }
 
-FLITSIM_HD void phase_switch_alloc(const SimView& s, int rep, int r) {
-  const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, V = s.sz.V;
-  u64 requests_to[kMaxRadix];  // per output: inputs requesting it
-  u64 grants_to[kMaxRadix];    // per input: outputs granting it
-  u64 matched_in = 0, matched_out = 0;
-  for (int i = 0; i < radix; ++i) s.sa_req_vc[s.pp(rep, p0 + i)] = -1;
+// Returns the outputs (local bits) this input requests, for the executor's skip masks.
+FLITSIM_HD u64 step_sa_request(const SimView& s, int rep, int r, int gp, int it) {
+  const int p0 = s.port_offset[r];
+  const long long ip = s.pp(rep, gp);
+  if (it == 0) s.sa_accept[ip] = -1;
+  u64 wanted = 0;
+  if (s.sa_req_vc[ip] < 0)
+    for (u64 m = s.port_vc_mask[ip]; m; m &= m - 1) {
+      const int o = ready_output(s, rep, gp, lowest_bit(m), p0);
+      if (o >= 0 && s.sa_match[s.pp(rep, p0 + o)] < 0) wanted |= u64(1) << o;
+    }
+  s.sa_request[ip] = wanted;
+  return wanted;
+}
 
-  for (int it = 0; it < s.prm.sa_iterations; ++it) {
-    for (int o = 0; o < radix; ++o) requests_to[o] = 0, grants_to[o] = 0;
-    bool any = false;
-    for (int i = 0; i < radix; ++i) {
-      if ((matched_in >> i) & 1) continue;
-      for (u64 m = s.port_vc_mask[s.pp(rep, p0 + i)]; m; m &= m - 1) {
-        const int o = ready_output(s, rep, p0 + i, lowest_bit(m), p0);
-        if (o >= 0 && !((matched_out >> o) & 1)) requests_to[o] |= u64(1) << i, any = true;
-      }
-    }
-    if (!any) break;
-    for (int o = 0; o < radix; ++o)
-      if (requests_to[o]) grants_to[rr_pick(requests_to[o], s.out_rr[s.pp(rep, p0 + o)])] |= u64(1) << o;
-    for (int i = 0; i < radix; ++i) {
-      if (!grants_to[i]) continue;
-      const long long ip = s.pp(rep, p0 + i);
-      const int o = rr_pick(grants_to[i], s.acc_rr[ip]);
-      // The input's VC for output o nearest after its VC pointer.
-      u64 for_o = 0;
-      for (u64 m = s.port_vc_mask[ip]; m; m &= m - 1)
-        if (ready_output(s, rep, p0 + i, lowest_bit(m), p0) == o) for_o |= u64(1) << lowest_bit(m);
-      const int v = rr_pick(for_o, s.in_rr[ip]);
-      s.sa_req_vc[ip] = v;
-      s.in_rr[ip] = next_mod(v, V);
-      matched_in |= u64(1) << i;
-      matched_out |= u64(1) << o;
-      if (it == 0) {
-        s.out_rr[s.pp(rep, p0 + o)] = next_mod(i, radix);
-        s.acc_rr[ip] = next_mod(o, radix);
-      }
-    }
-  }
+// `inputs`: the router's input ports (local bits) requesting some output this iteration.
+FLITSIM_HD void step_sa_grant(const SimView& s, int rep, int r, int out, u64 inputs) {
+  const int p0 = s.port_offset[r];
+  const u64 me_bit = u64(1) << (out - p0);
+  u64 requests = 0;  // inputs requesting this output
+  for (; inputs; inputs &= inputs - 1)
+    if (s.sa_request[s.pp(rep, p0 + lowest_bit(inputs))] & me_bit) requests |= u64(1) << lowest_bit(inputs);
+  const long long op = s.pp(rep, out);
+  s.sa_grant[op] = requests ? rr_pick(requests, s.out_rr[op]) : -1;
+}
+
+// Returns the output accepted (a local bit), or 0.
+FLITSIM_HD u64 step_sa_accept(const SimView& s, int rep, int r, int gp, int it, u64 inputs) {
+  const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, me = gp - p0;
+  const long long ip = s.pp(rep, gp);
+  if (!((inputs >> me) & 1)) return 0;  // granted only what it requested
+  u64 grants = 0;  // outputs granting this input (grant ran this iteration for each it requested)
+  for (u64 m = s.sa_request[ip]; m; m &= m - 1)
+    if (s.sa_grant[s.pp(rep, p0 + lowest_bit(m))] == me) grants |= u64(1) << lowest_bit(m);
+  if (!grants) return 0;
+  const int o = rr_pick(grants, s.acc_rr[ip]);
+  // The input's VC for output o nearest after its VC pointer.
+  u64 for_o = 0;
+  for (u64 m = s.port_vc_mask[ip]; m; m &= m - 1)
+    if (ready_output(s, rep, gp, lowest_bit(m), p0) == o) for_o |= u64(1) << lowest_bit(m);
+  const int v = rr_pick(for_o, s.in_rr[ip]);
+  s.sa_req_vc[ip] = v;
+  s.sa_accept[ip] = o;
+  s.in_rr[ip] = next_mod(v, s.sz.V);
+  if (it == 0) s.acc_rr[ip] = next_mod(o, radix);
+  return u64(1) << o;
+}
+
+FLITSIM_HD void step_sa_update(const SimView& s, int rep, int r, int out, int it) {
+  const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0;
+  const long long op = s.pp(rep, out);
+  const int i = s.sa_grant[op];
+  if (i < 0 || s.sa_accept[s.pp(rep, p0 + i)] != out - p0) return;
+  s.sa_match[op] = i;
+  if (it == 0) s.out_rr[op] = next_mod(i, radix);
 }
 
 }  // namespace flitsim

@@ -1,48 +1,56 @@
-// Phase 6, switch traversal and credit return: each input VC the switch allocator chose
-// (sa_req_vc) moves its front flit onto
-// the output channel (router pipeline latency is part of that channel's delay), returns a credit
-// upstream, and on a tail releases the output VC so the next packet in the VC can route.
+// Phase 6, switch traversal and credit return, as two per-port steps:
+//   out (per output port): the output matched to an input (sa_match) moves that input VC's
+//     front flit onto its channel (router pipeline latency is part of the channel's delay),
+//     spends a downstream credit and, on a tail, releases the output VC;
+//   in (per input port): the input VC that sent (sa_req_vc) pops its front flit, returns a
+//     credit upstream and, on a tail, forgets its route so the next packet can route.
+// `out` only reads the input's state and `in` only writes it, so neither step writes what
+// another port reads in the same step.
 #pragma once
 #include "../rings.cuh"
 #include "switch_alloc.cuh"
 
 namespace flitsim {
 
-FLITSIM_HD void phase_traverse(const SimView& s, int rep, int r, long long t) {
-  const int p0 = s.port_offset[r], p1 = s.port_offset[r + 1], B = s.sz.B;
-  bool moved = false;
-  for (int gp = p0; gp < p1; ++gp) {
-    const long long ip = s.pp(rep, gp);
-    const int v = s.sa_req_vc[ip];
-    if (v < 0) continue;
-    const long long q = s.pv(rep, gp, v);
-    const int out = s.ivc_out_port[q], ov = s.ivc_out_vc[q];
-    const long long op = s.pp(rep, out);
-
-    const flit_t f = s.ibuf[q * B + s.ivc_head[q]];
-    s.ivc_head[q] = next_mod(s.ivc_head[q], B);
-    if (--s.ivc_count[q] == 0) s.port_vc_mask[ip] &= ~(u64(1) << v);
-    return_credit(s, rep, gp, v, t);
-
-    const int32_t pid = flit_pid(f);
-    const flit_t g = make_flit(pid, ov, flit_head(f), flit_tail(f));
-    const int peer = s.peer_port[out];
-    if (peer >= 0) {
-      send_flit_to_port(s, rep, peer, g, t);
-      s.ovc_credits[s.pv(rep, out, ov)] -= 1;
-      if (flit_head(f)) s.pk_hops[s.pk(rep, pid)] += 1;
-    } else {
-      send_flit_to_node(s, rep, s.port_node[out], g, t);
-    }
-    if (s.in_window(t)) s.port_flits[op] += 1;
-    if (flit_tail(f)) {
-      s.ovc_owner[s.pv(rep, out, ov)] = -1;
-      s.ivc_out_port[q] = -1;
-      s.ivc_out_vc[q] = -1;
-    }
-    moved = true;
+FLITSIM_HD void step_traverse_out(const SimView& s, int rep, int r, int out, long long t) {
+  const long long op = s.pp(rep, out);
+  const int i = s.sa_match[op];
+  if (i < 0) return;
+  s.sa_match[op] = -1;  // its last use this cycle; the next request step reads it
+  const int gp = s.port_offset[r] + i, v = s.sa_req_vc[s.pp(rep, gp)];
+  const long long q = s.pv(rep, gp, v);
+  const int ov = s.ivc_out_vc[q];
+  const flit_t f = s.ibuf[q * s.sz.B + s.ivc_head[q]];
+  const int32_t pid = flit_pid(f);
+  const flit_t g = make_flit(pid, ov, flit_head(f), flit_tail(f));
+  const int peer = s.peer_port[out];
+  if (peer >= 0) {
+    send_flit_to_port(s, rep, peer, g, t);
+    s.ovc_credits[s.pv(rep, out, ov)] -= 1;
+    if (flit_head(f)) s.pk_hops[s.pk(rep, pid)] += 1;
+  } else {
+    send_flit_to_node(s, rep, s.port_node[out], g, t);
   }
-  if (moved) s.router_last_move[(long long)rep * s.sz.R + r] = t;
+  if (s.in_window(t)) s.port_flits[op] += 1;
+  if (flit_tail(f)) s.ovc_owner[s.pv(rep, out, ov)] = -1;
+  s.port_last_move[op] = t;
+}
+
+FLITSIM_HD void step_traverse_in(const SimView& s, int rep, int gp, long long t) {
+  const long long ip = s.pp(rep, gp);
+  const int v = s.sa_req_vc[ip];
+  if (v < 0) return;
+  const long long q = s.pv(rep, gp, v);
+  const int B = s.sz.B;
+  const bool tail = flit_tail(s.ibuf[q * B + s.ivc_head[q]]);
+  s.ivc_head[q] = next_mod(s.ivc_head[q], B);
+  if (--s.ivc_count[q] == 0) s.port_vc_mask[ip] &= ~(u64(1) << v);
+  return_credit(s, rep, gp, v, t);
+  s.sa_req_vc[ip] = -1;
+  if (tail) {
+    s.ivc_out_port[q] = -1;
+    s.ivc_out_vc[q] = -1;
+  }
 }
 
 }  // namespace flitsim

@@ -36,6 +36,8 @@ FLITSIM_HD void df_choose_minimal(const SimView& s, int rep, int r, const Packet
   s.pk_route[p.slot] = kDfMinimal;
 }
 
+inline VcClasses classes_dragonfly_min(const ClassInputs&) { return {2}; }  // L0 R0 L1
+
 FLITSIM_HD RouteChoice route_dragonfly_min(const SimView& s, int rep, int r, const PacketInfo& p) {
   if (s.pk_route[p.slot] == 0) df_choose_minimal(s, rep, r, p);
   return df_minimal_hop(s, rep, r, p, 0, kDfAnyLevel, 1);

@@ -32,27 +32,18 @@ namespace flitsim {
 
 constexpr int kSaltPar = 0x70000;  // + 256·hops + 4·candidate (+1): draws of each re-evaluation
 
+// Valiant's classes plus L0 for the minimal hops in the source group.
+inline VcClasses classes_dragonfly_par(const ClassInputs& in) { return {in.valiant_any ? 5 : 4}; }
+
 FLITSIM_HD RouteChoice route_dragonfly_par(const SimView& s, int rep, int r, const PacketInfo& p) {
   const bool any = s.prm.valiant_any;
   const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;
   const int32_t st = s.pk_route[p.slot];
   if (r == p.dst_router && st <= 0) return eject_choice(s, p);  // (a Valiant phase 0 ends at its target)
   if (st == 0 || (st == kDfMinimal && g == p.src_router / a)) {  // decide, or re-decide, in the source group
-    const bool hops = s.prm.ugal_cost == UgalCost::Hops;
     const int min_gp = g == dg ? -1 : st == 0 ? df_choose_link(s, rep, r, p, dg, p.dst_router, 0) : s.pk_gport[p.slot];
-    const int q_min = df_min_candidate_queue(s, rep, r, min_gp, p, g == dg);
-    const int h_min = hops ? df_min_candidate_hops(s, r, min_gp, p, g == dg) : 0;
-    BestChoice best;
-    best.offer(ugal_min_cost(s, q_min, h_min), min_gp, -1, false);
-    if (!ugal_below_threshold(s, q_min)) {
-      const int salt = kSaltPar + 256 * s.pk_hops[p.slot];
-      for (int j = 0; j < s.prm.n_indirect; ++j) {
-        const DfIndirect c = df_draw_indirect(s, rep, r, p, g, dg, salt + 4 * j, 2 + 64 * s.pk_hops[p.slot] + j);
-        const int h = hops ? df_indirect_hops(s, r, c, p) : 0;
-        best.offer(ugal_nonmin_cost(s, df_link_occupancy(s, rep, r, c.gp), h, h_min), c.gp, c.target, true);
-      }
-    }
-    df_commit_decision(s, p, best);
+    const int k = s.pk_hops[p.slot];  // each re-evaluation draws afresh
+    df_ugal_decide(s, rep, r, p, min_gp, kSaltPar + 256 * k, 2 + 64 * k, DfLiveSensor{});
   }
   if (s.pk_route[p.slot] == kDfMinimal) return df_minimal_hop(s, rep, r, p, 0, kDfAnyLevel, any ? 4 : 3);
   return df_valiant_continue(s, rep, r, p, 1);

@@ -66,25 +66,43 @@ FLITSIM_HD void df_commit_decision(const SimView& s, const PacketInfo& p, const 
   }
 }
 
+// The live sensor of UGAL-L and PAR: each candidate's first-hop queue at this router.
+struct DfLiveSensor {
+  FLITSIM_HD int minimal(const SimView& s, int rep, int r, const PacketInfo& p, int min_gp) const {
+    return df_min_candidate_queue(s, rep, r, min_gp, p, r / s.sz.df_a == p.dst_router / s.sz.df_a);
+  }
+  FLITSIM_HD int indirect(const SimView& s, int rep, int r, const PacketInfo&, const DfIndirect& c) const {
+    return df_link_occupancy(s, rep, r, c.gp);
+  }
+};
+
+// The minimal candidate's global link from the source router (-1: destination in this group).
+FLITSIM_HD int df_minimal_link(const SimView& s, int rep, int r, const PacketInfo& p) {
+  const int a = s.sz.df_a, dg = p.dst_router / a;
+  return r / a == dg ? -1 : df_choose_link(s, rep, r, p, dg, p.dst_router, 0);
+}
+
+// The dragonfly UGAL decision at router r: candidates (the minimal one over min_gp, indirect
+// ones drawn with `salt` + 4j and link draws `link_salt` + j), judged by `sensor`, selected by
+// ugal_select, recorded in the packet.
+template <class Sensor>
+FLITSIM_HD void df_ugal_decide(const SimView& s, int rep, int r, const PacketInfo& p, int min_gp, int salt,
+                               int link_salt, const Sensor& sensor) {
+  const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;
+  const bool hops = s.prm.ugal_cost == UgalCost::Hops;
+  const UgalCandidate min{sensor.minimal(s, rep, r, p, min_gp), hops ? df_min_candidate_hops(s, r, min_gp, p, g == dg) : 0,
+                          min_gp, -1};
+  df_commit_decision(s, p, ugal_select(s, min, [&](int j) {
+    const DfIndirect c = df_draw_indirect(s, rep, r, p, g, dg, salt + 4 * j, link_salt + j);
+    return UgalCandidate{sensor.indirect(s, rep, r, p, c), hops ? df_indirect_hops(s, r, c, p) : 0, c.gp, c.target};
+  }));
+}
+
 FLITSIM_HD RouteChoice route_dragonfly_ugal(const SimView& s, int rep, int r, const PacketInfo& p) {
   const bool any = s.prm.valiant_any;
   if (s.pk_route[p.slot] == 0) {  // at the source router: minimal or Valiant?
     if (r == p.dst_router) return eject_choice(s, p);
-    const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;
-    const bool hops = s.prm.ugal_cost == UgalCost::Hops;
-    const int min_gp = g == dg ? -1 : df_choose_link(s, rep, r, p, dg, p.dst_router, 0);
-    const int q_min = df_min_candidate_queue(s, rep, r, min_gp, p, g == dg);
-    const int h_min = hops ? df_min_candidate_hops(s, r, min_gp, p, g == dg) : 0;
-    BestChoice best;
-    best.offer(ugal_min_cost(s, q_min, h_min), min_gp, -1, false);
-    if (!ugal_below_threshold(s, q_min)) {
-      for (int j = 0; j < s.prm.n_indirect; ++j) {
-        const DfIndirect c = df_draw_indirect(s, rep, r, p, g, dg, kSaltUgal + 4 * j, 2 + j);
-        const int h = hops ? df_indirect_hops(s, r, c, p) : 0;
-        best.offer(ugal_nonmin_cost(s, df_link_occupancy(s, rep, r, c.gp), h, h_min), c.gp, c.target, true);
-      }
-    }
-    df_commit_decision(s, p, best);
+    df_ugal_decide(s, rep, r, p, df_minimal_link(s, rep, r, p), kSaltUgal, 2, DfLiveSensor{});
   }
   if (s.pk_route[p.slot] == kDfMinimal)
     return r == p.dst_router ? eject_choice(s, p) : df_minimal_hop(s, rep, r, p, 0, kDfAnyLevel, any ? 3 : 2);

@@ -77,27 +77,23 @@ FLITSIM_HD int df_snap_to_dest(const SimView& s, long long base, int x, int dst)
   return best;
 }
 
+// The snapshot sensor of UGAL-G: each candidate's whole path queue (first hop live).
+struct DfSnapshotSensor {
+  long long base;  // the snapshot half this cycle reads
+  FLITSIM_HD int minimal(const SimView& s, int rep, int r, const PacketInfo& p, int min_gp) const {
+    return df_path_queue(s, rep, base, r, min_gp, p.dst_router);
+  }
+  FLITSIM_HD int indirect(const SimView& s, int rep, int r, const PacketInfo& p, const DfIndirect& c) const {
+    return df_path_queue(s, rep, base, r, c.gp, s.prm.valiant_any ? c.target : -1) +
+           df_snap_to_dest(s, base, c.mid, p.dst_router);
+  }
+};
+
 FLITSIM_HD RouteChoice route_dragonfly_ugalg(const SimView& s, int rep, int r, const PacketInfo& p, long long base) {
   const bool any = s.prm.valiant_any;
   if (s.pk_route[p.slot] == 0) {  // at the source router: minimal or Valiant, by path queues
     if (r == p.dst_router) return eject_choice(s, p);
-    const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;
-    const bool hops = s.prm.ugal_cost == UgalCost::Hops;
-    const int min_gp = g == dg ? -1 : df_choose_link(s, rep, r, p, dg, p.dst_router, 0);
-    const int q_min = df_path_queue(s, rep, base, r, min_gp, p.dst_router);
-    const int h_min = hops ? df_min_candidate_hops(s, r, min_gp, p, g == dg) : 0;
-    BestChoice best;
-    best.offer(ugal_min_cost(s, q_min, h_min), min_gp, -1, false);
-    if (!ugal_below_threshold(s, q_min)) {
-      for (int j = 0; j < s.prm.n_indirect; ++j) {  // UGAL-L's draws (kSaltUgal)
-        const DfIndirect c = df_draw_indirect(s, rep, r, p, g, dg, kSaltUgal + 4 * j, 2 + j);
-        const int q = df_path_queue(s, rep, base, r, c.gp, any ? c.target : -1) +
-                      df_snap_to_dest(s, base, c.mid, p.dst_router);
-        const int h = hops ? df_indirect_hops(s, r, c, p) : 0;
-        best.offer(ugal_nonmin_cost(s, q, h, h_min), c.gp, c.target, true);
-      }
-    }
-    df_commit_decision(s, p, best);
+    df_ugal_decide(s, rep, r, p, df_minimal_link(s, rep, r, p), kSaltUgal, 2, DfSnapshotSensor{base});  // UGAL-L's draws
   }
   if (s.pk_route[p.slot] == kDfMinimal)
     return r == p.dst_router ? eject_choice(s, p) : df_minimal_hop(s, rep, r, p, 0, kDfAnyLevel, any ? 3 : 2);

@@ -61,6 +61,9 @@ FLITSIM_HD RouteChoice df_valiant_continue(const SimView& s, int rep, int r, con
   return df_hop_via(s, rep, r, p, s.pk_gport[p.slot], (any ? 2 : 1) + shift, 1);  // L1 R1 (VR), L2 R1 (VA)
 }
 
+// VR: L0 R0 | L1 R1 L2, VA: L0 R0 L1 | L2 R1 L3 (also UGAL-L and UGAL-G, which reuse them).
+inline VcClasses classes_dragonfly_valiant(const ClassInputs& in) { return {in.valiant_any ? 4 : 3}; }
+
 FLITSIM_HD RouteChoice route_dragonfly_valiant(const SimView& s, int rep, int r, const PacketInfo& p) {
   if (s.pk_route[p.slot] == 0) {  // at the source router: draw the intermediate
     if (r == p.dst_router) return eject_choice(s, p);

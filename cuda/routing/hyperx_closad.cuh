@@ -28,6 +28,8 @@ FLITSIM_HD uint32_t mix32(uint32_t x) {  // murmur3 finaliser: a cheap, exact in
   return x ^ (x >> 16);
 }
 
+inline VcClasses classes_hyperx_closad(const ClassInputs&) { return {2}; }  // one per DOR phase
+
 FLITSIM_HD RouteChoice route_hyperx_closad(const SimView& s, int rep, int r, const PacketInfo& p) {
   const Hx hx = hyperx(s);
   int32_t st = s.pk_route[p.slot];

@@ -12,12 +12,14 @@
 // dimension) goes upward, so the channel dependency graph is acyclic, with 2 classes whatever
 // the number of dimensions. (SuperSim's dimension_order DAL puts the first hop of a dimension
 // on class 0 and the hop after a deroute on class 1; equally acyclic.)
-// Packet state pk_route: bit 0 = the last hop was a deroute (current class 1), bit 1 = the
-// packet has been counted as non-minimal.
+// Packet state pk_route: 1 = the last hop was a deroute (current class 1), else 0. (Marking a
+// packet non-minimal is idempotent, so no "already counted" bit is kept.)
 #pragma once
 #include "hyperx_common.cuh"
 
 namespace flitsim {
+
+inline VcClasses classes_hyperx_dimwar(const ClassInputs&) { return {2}; }  // minimal, deroute
 
 FLITSIM_HD RouteChoice route_hyperx_dimwar(const SimView& s, int rep, int r, const PacketInfo& p) {
   const Hx hx = hyperx(s);
@@ -25,10 +27,10 @@ FLITSIM_HD RouteChoice route_hyperx_dimwar(const SimView& s, int rep, int r, con
   int d = 0;
   while (hx.coord(r, d) == hx.coord(p.dst_router, d)) ++d;  // r is not the destination router
   int deroute_dim;
-  const int port = hx_weighted_choice(s, rep, p, r, p.dst_router, 1ull << d, !(st & 1), 1ull << d, &deroute_dim);
+  const int port = hx_weighted_choice(s, rep, p, r, p.dst_router, 1ull << d, st == 0, 1ull << d, &deroute_dim);
   const bool deroute = deroute_dim >= 0;
-  if (deroute && !(st & 2)) mark_nonminimal(s, p);
-  s.pk_route[p.slot] = (deroute ? 1 : 0) | ((st & 2) || deroute ? 2 : 0);
+  if (deroute) mark_nonminimal(s, p);
+  s.pk_route[p.slot] = deroute ? 1 : 0;
   return route_in_class(s, port, deroute ? 1 : 0);
 }
 

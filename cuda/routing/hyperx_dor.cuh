@@ -12,6 +12,8 @@
 
 namespace flitsim {
 
+inline VcClasses classes_hyperx_dor(const ClassInputs&) { return {1}; }
+
 FLITSIM_HD RouteChoice route_hyperx_dor_toward(const SimView& s, int rep, int r, const PacketInfo& p, int x, int cls) {
   const Hx hx = hyperx(s);
   int d = 0;

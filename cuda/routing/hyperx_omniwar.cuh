@@ -13,12 +13,19 @@
 // acyclic. routing.multi_deroute = false bans a deroute in the dimension the packet just
 // derouted in (P4's optional back-to-back restriction; SuperSim multi_deroute).
 // (phase_classes holds N + M, so the rule holds even with routing.deadlock_avoidance off.)
-// Packet state pk_route: bits 0-7 = 1 + dimension of the last hop if it was a deroute (else
-// 0), bit 8 = counted as non-minimal.
+// Packet state pk_route: 1 + dimension of the last hop if it was a deroute, else 0. (Marking a
+// packet non-minimal is idempotent, so no "already counted" bit is kept.)
 #pragma once
 #include "hyperx_common.cuh"
 
 namespace flitsim {
+
+// N + M distance classes; phase_classes holds them too, so the deroute rule survives
+// routing.deadlock_avoidance = false.
+inline VcClasses classes_hyperx_omniwar(const ClassInputs& in) {
+  const int32_t n = in.dims + (in.deroutes >= 0 ? in.deroutes : in.dims);
+  return {n, n};
+}
 
 FLITSIM_HD RouteChoice route_hyperx_omniwar(const SimView& s, int rep, int r, const PacketInfo& p) {
   const Hx hx = hyperx(s);
@@ -29,13 +36,13 @@ FLITSIM_HD RouteChoice route_hyperx_omniwar(const SimView& s, int rep, int r, co
   for (int d = 0; d < D; ++d)
     if (hx.coord(r, d) != hx.coord(dst, d)) mask |= 1ull << d, ++H;
   unsigned long long der_mask = mask;
-  const int last = (st & 255) - 1;
+  const int last = st - 1;
   if (!s.prm.multi_deroute && last >= 0) der_mask &= ~(1ull << last);
   int deroute_dim;
   const int port = hx_weighted_choice(s, rep, p, r, dst, mask, H < s.prm.phase_classes - k, der_mask, &deroute_dim);
   const bool deroute = deroute_dim >= 0;
-  if (deroute && !(st & 256)) mark_nonminimal(s, p);
-  s.pk_route[p.slot] = (deroute ? 1 + deroute_dim : 0) | ((st & 256) || deroute ? 256 : 0);
+  if (deroute) mark_nonminimal(s, p);
+  s.pk_route[p.slot] = deroute ? 1 + deroute_dim : 0;
   return route_in_class(s, port, k);
 }
 

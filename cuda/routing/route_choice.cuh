@@ -1,11 +1,24 @@
 // What a routing function returns for a head flit: the output port and the range of output
 // VCs its deadlock-avoidance class allows (DESIGN.md §5). Each routing lives in its own file
-// in this folder and is dispatched by route.cuh.
+// in this folder and is dispatched by dispatch.cuh.
 #pragma once
 #include "../rng.cuh"
 #include "../state.cuh"
 
 namespace flitsim {
+
+// What a routing's count of deadlock-avoidance VC classes depends on; the host fills it
+// (host/routing_choice.cpp) and calls the routing's classes function (routing/registry.h).
+struct ClassInputs {
+  bool valiant_any;     // dragonfly Valiant family: any router of the intermediate group
+  int32_t dims;         // HyperX dimensions (coordinate routings)
+  int32_t deroutes;     // routing.deroutes, -1 = unset
+  int32_t min_classes;  // table routings: classes of one minimal route (diameter or min_vc_classes)
+};
+struct VcClasses {
+  int32_t vc_classes;         // SimParams::vc_classes
+  int32_t phase_classes = 1;  // SimParams::phase_classes
+};
 
 struct RouteChoice {
   int32_t port;    // global output port

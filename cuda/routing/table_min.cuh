@@ -45,6 +45,9 @@ FLITSIM_HD RouteChoice table_min_toward(const SimView& s, int rep, int r, const 
   return RouteChoice{best, lo, hi};
 }
 
+// Distance classes (also up*/down*, whose trees declare min_vc_classes = 1).
+inline VcClasses classes_table_min(const ClassInputs& in) { return {in.min_classes}; }
+
 FLITSIM_HD RouteChoice route_table_min(const SimView& s, int rep, int r, const PacketInfo& p) {
   const int hops = s.pk_hops[p.slot];
   const int cls = hops < s.prm.vc_classes - 1 ? hops : s.prm.vc_classes - 1;

@@ -20,25 +20,47 @@ namespace flitsim {
 
 constexpr int kSaltTableUgal = 0x50000;  // + candidate: intermediate draws
 
+// What a table sensor reports for a route toward a target: its queue and first port here.
+struct SensedRoute {
+  int q;
+  int port;
+};
+
+// The live sensor of table UGAL-L: a random minimal first hop toward the target (table_min's
+// rule) and its queue at this router.
+struct TableLiveSensor {
+  FLITSIM_HD SensedRoute minimal(const SimView& s, int rep, int r, const PacketInfo& p) const {
+    const RouteChoice m = table_min_toward(s, rep, r, p, p.dst_router, 0, 0);
+    return {port_congestion(s, rep, m.port), m.port};
+  }
+  FLITSIM_HD SensedRoute indirect(const SimView& s, int rep, int r, const PacketInfo& p, int x, int j) const {
+    const RouteChoice c = table_min_toward(s, rep, r, p, x, 0, kSaltTableUgal + 64 + j);
+    return {port_congestion(s, rep, c.port), c.port};
+  }
+};
+
+// The table UGAL decision at the source router r: candidates (the minimal route and
+// intermediates drawn like table Valiant's), judged by `sensor`, selected by ugal_select; the
+// packet leaves on the chosen candidate's judged port (hop 0 of phase 0: class 0).
+template <class Sensor>
+FLITSIM_HD RouteChoice table_ugal_decide(const SimView& s, int rep, int r, const PacketInfo& p, const Sensor& sensor) {
+  const long long R = s.sz.dist_R;
+  const SensedRoute m = sensor.minimal(s, rep, r, p);
+  const BestChoice best = ugal_select(s, UgalCandidate{m.q, s.dist[r * R + p.dst_router], m.port, p.dst_router},
+                                      [&](int j) {
+    const int x = table_valiant_draw(s, rep, r, p, kSaltTableUgal + j);
+    const SensedRoute c = sensor.indirect(s, rep, r, p, x, j);
+    return UgalCandidate{c.q, s.dist[r * R + x] + s.dist[(long long)x * R + p.dst_router], c.port, x};
+  });
+  s.pk_route[p.slot] = 1 + best.aux;
+  if (best.nonminimal) mark_nonminimal(s, p);
+  return route_in_class(s, best.port, 0);
+}
+
 FLITSIM_HD RouteChoice route_table_ugal(const SimView& s, int rep, int r, const PacketInfo& p) {
   if (s.pk_route[p.slot] == 0) {  // at the source router: minimal or Valiant?
     if (r == p.dst_router) return eject_choice(s, p);
-    const long long R = s.sz.dist_R;
-    const RouteChoice m = table_min_toward(s, rep, r, p, p.dst_router, 0, 0);
-    const int q_min = port_congestion(s, rep, m.port), h_min = s.dist[r * R + p.dst_router];
-    BestChoice best;
-    best.offer(ugal_min_cost(s, q_min, h_min), m.port, p.dst_router, false);
-    if (!ugal_below_threshold(s, q_min)) {
-      for (int j = 0; j < s.prm.n_indirect; ++j) {
-        const int x = table_valiant_draw(s, rep, r, p, kSaltTableUgal + j);
-        const RouteChoice c = table_min_toward(s, rep, r, p, x, 0, kSaltTableUgal + 64 + j);
-        const int h = s.dist[r * R + x] + s.dist[(long long)x * R + p.dst_router];
-        best.offer(ugal_nonmin_cost(s, port_congestion(s, rep, c.port), h, h_min), c.port, x, true);
-      }
-    }
-    s.pk_route[p.slot] = 1 + best.aux;
-    if (best.nonminimal) mark_nonminimal(s, p);
-    return route_in_class(s, best.port, 0);  // the judged port (hop 0 of phase 0: class 0)
+    return table_ugal_decide(s, rep, r, p, TableLiveSensor{});
   }
   return route_table_valiant(s, rep, r, p);
 }

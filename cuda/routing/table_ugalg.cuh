@@ -12,7 +12,7 @@
 // packet is a Valiant packet whose intermediate is its destination).
 #pragma once
 #include "snapshot.cuh"
-#include "table_valiant.cuh"
+#include "table_ugal.cuh"
 #include "ugal_cost.cuh"
 
 namespace flitsim {
@@ -42,28 +42,27 @@ FLITSIM_HD int table_snap_path(const SimView& s, int rep, const PacketInfo& p, l
   return q;
 }
 
+// The snapshot sensor of table UGAL-G: the greedy path's queue (own ports live, the rest from
+// the snapshot) and its first port; an indirect route adds the path from the intermediate on.
+struct TableSnapshotSensor {
+  long long base;  // the snapshot half this cycle reads
+  FLITSIM_HD SensedRoute minimal(const SimView& s, int rep, int r, const PacketInfo& p) const {
+    int port = -1;
+    const int q = table_snap_path(s, rep, p, base, r, p.dst_router, kSaltTableUgalG, true, &port);
+    return {q, port};
+  }
+  FLITSIM_HD SensedRoute indirect(const SimView& s, int rep, int r, const PacketInfo& p, int x, int j) const {
+    int port = -1, unused = -1;
+    const int q = table_snap_path(s, rep, p, base, r, x, kSaltTableUgalG + 1 + j, true, &port) +
+                  table_snap_path(s, rep, p, base, x, p.dst_router, 0, false, &unused);
+    return {q, port};
+  }
+};
+
 FLITSIM_HD RouteChoice route_table_ugalg(const SimView& s, int rep, int r, const PacketInfo& p, long long base) {
   if (s.pk_route[p.slot] == 0) {  // at the source router: minimal or Valiant, by path queues
     if (r == p.dst_router) return eject_choice(s, p);
-    const long long R = s.sz.dist_R;
-    int min_port = -1;
-    const int q_min = table_snap_path(s, rep, p, base, r, p.dst_router, kSaltTableUgalG, true, &min_port);
-    const int h_min = s.dist[r * R + p.dst_router];
-    BestChoice best;
-    best.offer(ugal_min_cost(s, q_min, h_min), min_port, p.dst_router, false);
-    if (!ugal_below_threshold(s, q_min)) {
-      for (int j = 0; j < s.prm.n_indirect; ++j) {
-        const int x = table_valiant_draw(s, rep, r, p, kSaltTableUgal + j);  // table UGAL-L's draws
-        int port = -1, unused = -1;
-        const int q = table_snap_path(s, rep, p, base, r, x, kSaltTableUgalG + 1 + j, true, &port) +
-                      table_snap_path(s, rep, p, base, x, p.dst_router, 0, false, &unused);
-        const int h = s.dist[r * R + x] + s.dist[(long long)x * R + p.dst_router];
-        best.offer(ugal_nonmin_cost(s, q, h, h_min), port, x, true);
-      }
-    }
-    s.pk_route[p.slot] = 1 + best.aux;
-    if (best.nonminimal) mark_nonminimal(s, p);
-    return route_in_class(s, best.port, 0);  // the chosen path's first hop (hop 0 of phase 0: class 0)
+    return table_ugal_decide(s, rep, r, p, TableSnapshotSensor{base});  // table UGAL-L's candidates
   }
   return route_table_valiant(s, rep, r, p);
 }

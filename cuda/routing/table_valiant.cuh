@@ -37,6 +37,9 @@ FLITSIM_HD int table_valiant_draw(const SimView& s, int rep, int r, const Packet
   return s.rt_table[k];
 }
 
+// Two phases of phase_classes each (also table UGAL-L and UGAL-G).
+inline VcClasses classes_table_valiant(const ClassInputs& in) { return {2 * in.min_classes, in.min_classes}; }
+
 FLITSIM_HD RouteChoice route_table_valiant(const SimView& s, int rep, int r, const PacketInfo& p) {
   const int c = s.prm.phase_classes, hops = s.pk_hops[p.slot];
   int32_t st = s.pk_route[p.slot];

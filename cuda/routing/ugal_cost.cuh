@@ -35,4 +35,30 @@ FLITSIM_HD long long ugal_nonmin_cost(const SimView& s, int q, int hops_nonmin, 
   }
 }
 
+// The UGAL family's shape (UGAL-L, UGAL-G, PAR on dragonflies; UGAL-L, UGAL-G on table-routed
+// topologies): candidate generation (the routing's minimal candidate and its indirect ones),
+// congestion sensing (a sensor: live local queues, or the snapshot's path queues) and the
+// selection below, which all of them share. A candidate as its sensor judged it:
+struct UgalCandidate {
+  int q;     // sensed queue (flits)
+  int hops;  // router hops of its whole route (read by the "hops" cost rule only)
+  int port;  // the output port it leaves this router on
+  int aux;   // the routing's state for it (intermediate, target)
+};
+
+// Selection: the minimal candidate against routing.n_indirect indirect ones, `indirect(j)`
+// generating and sensing the j-th, by the cost rule (ties stay minimal); while the minimal
+// queue is below routing.threshold no indirect candidate is generated.
+template <class Indirect>
+FLITSIM_HD BestChoice ugal_select(const SimView& s, const UgalCandidate& min, const Indirect& indirect) {
+  BestChoice best;
+  best.offer(ugal_min_cost(s, min.q, min.hops), min.port, min.aux, false);
+  if (!ugal_below_threshold(s, min.q))
+    for (int j = 0; j < s.prm.n_indirect; ++j) {
+      const UgalCandidate c = indirect(j);
+      best.offer(ugal_nonmin_cost(s, c.q, c.hops, min.hops), c.port, c.aux, true);
+    }
+  return best;
+}
+
 }  // namespace flitsim

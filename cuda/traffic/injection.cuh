@@ -55,13 +55,7 @@ FLITSIM_HD int destination(const SimView& s, int rep, int n, long long c) {
   const int32_t* tab = s.tr_table + (long long)rep * s.sz.tr_len;
   const bool placed = s.prm.tr_rank >= 0;
   const int k = placed ? tab[s.prm.tr_rank + n] : n;
-  int d;
-  if (s.prm.pattern == PatternKind::Urb) {
-    d = pat_urb(k, tab + s.prm.tr_hx, s.rep_seed[rep], uint32_t(n), c);
-  } else {
-    const uint32_t u2 = s.prm.pattern == PatternKind::Hotspot ? draw32(s.rep_seed[rep], uint32_t(n), c, kRngDest, 1) : 0;
-    d = pattern_rank(s.prm, k, s.sz.N, tab, u, u2);
-  }
+  const int d = pattern_rank(s, rep, n, c, k, tab, u);
   return placed ? tab[s.prm.tr_node + d] : d;
 }
 

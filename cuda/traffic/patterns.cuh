@@ -75,10 +75,14 @@ FLITSIM_HD int pat_urb(int k, const int32_t* hx, uint64_t seed, uint32_t n, long
   return dst + T * d;
 }
 
-// Destination rank of source rank k.
-FLITSIM_HD int pattern_rank(const SimParams& prm, int k, int N, const int32_t* tab, uint32_t u,
-                            uint32_t u2) {
+// Destination rank of source rank k of node n (replica rep) for a packet created at cycle c;
+// u is the node's destination draw. One case per PatternKind and no default: with
+// -Werror=switch a kind without a case fails to compile instead of falling back to uniform.
+FLITSIM_HD int pattern_rank(const SimView& s, int rep, int n, long long c, int k, const int32_t* tab, uint32_t u) {
+  const SimParams& prm = s.prm;
+  const int N = s.sz.N;
   switch (prm.pattern) {
+    case PatternKind::Uniform: return pat_uniform(k, N, u);
     case PatternKind::BitComp: return pat_bitcomp(k, N);
     case PatternKind::BitRev: return pat_bitrev(k, prm.pat_bits);
     case PatternKind::Transpose: return pat_transpose(k, prm.pat_bits);
@@ -89,10 +93,11 @@ FLITSIM_HD int pattern_rank(const SimParams& prm, int k, int N, const int32_t* t
     case PatternKind::GroupShift: return pat_shift(k, N, prm.pat_shift);
     case PatternKind::RandPerm:
     case PatternKind::Table: return pat_randperm(k, tab + prm.tr_perm);
-    case PatternKind::Hotspot: return pat_hotspot(prm, k, N, tab + prm.tr_hot, u, u2);
-    case PatternKind::Uniform:
-    default: return pat_uniform(k, N, u);
+    case PatternKind::Hotspot:
+      return pat_hotspot(prm, k, N, tab + prm.tr_hot, u, draw32(s.rep_seed[rep], uint32_t(n), c, kRngDest, 1));
+    case PatternKind::Urb: return pat_urb(k, tab + prm.tr_hx, s.rep_seed[rep], uint32_t(n), c);
   }
+  return -1;  // unreachable: every kind has a case
 }
 
 }  // namespace flitsim

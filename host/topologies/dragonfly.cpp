@@ -45,7 +45,7 @@
 
 #include "../seeded_random.hpp"
 #include "../topology_registry.hpp"
-#include "keys.hpp"
+#include "../traffic_maps.hpp"
 
 namespace flitsim {
 
@@ -128,7 +128,6 @@ class GlobalWiring {
 };
 
 Topology build_dragonfly(const Params& prm) {
-  check_topology_keys(prm, "dragonfly", {"p", "a", "h", "groups", "arrangement", "seed", "relabel", "intra", "rows", "cols", "trunking", "local_ports", "radix"});
   // ---- parameters (all checked before anything is built) ----
   const std::string intra = prm.get_str("intra", "all-to-all");
   if (intra != "all-to-all" && intra != "row-column")
@@ -302,6 +301,17 @@ Topology build_dragonfly(const Params& prm) {
 
 }  // namespace
 
-FLITSIM_REGISTER_TOPOLOGY(dragonfly, build_dragonfly)
+// Worst case for minimal routing: every group sends to the group h + 1 further on (P0 "shift",
+// FL-DF2), so each group pair's few global links carry a whole group's traffic.
+std::vector<int32_t> dragonfly_worst_case(const Topology& t) {
+  if (!t.attrs.count("a") || !t.attrs.count("p") || !t.attrs.count("h")) return {};
+  const int64_t G = t.attrs.at("groups"), ap = t.attrs.at("a") * t.attrs.at("p");
+  int64_t m = (t.attrs.at("h") + 1) % G;
+  if (m == 0) m = 1;
+  return shift_map(t.num_nodes, m * ap);
+}
+
+FLITSIM_REGISTER_TOPOLOGY(dragonfly, build_dragonfly, "p", "a", "h", "groups", "arrangement", "seed", "relabel", "intra", "rows", "cols", "trunking", "local_ports", "radix")
+FLITSIM_REGISTER_WORST_CASE(dragonfly, dragonfly_worst_case)
 
 }  // namespace flitsim

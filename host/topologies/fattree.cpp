@@ -34,7 +34,6 @@
 #include <algorithm>
 
 #include "../topology_registry.hpp"
-#include "keys.hpp"
 #include "xgft_wiring.hpp"
 
 namespace flitsim {
@@ -159,13 +158,12 @@ Topology build_pod_tree(const Params& prm) {
 }
 
 Topology build_fattree(const Params& prm) {
-  check_topology_keys(prm, "fattree", {"k", "n", "levels", "radix", "pods", "taper", "down", "leaf_up", "aggs", "agg_down", "agg_up", "leaves", "cores"});
   if (prm.has("n") || prm.has("k")) return build_kary_ntree(prm);
   return build_pod_tree(prm);
 }
 
 }  // namespace
 
-FLITSIM_REGISTER_TOPOLOGY(fattree, build_fattree)
+FLITSIM_REGISTER_TOPOLOGY(fattree, build_fattree, "k", "n", "levels", "radix", "pods", "taper", "down", "leaf_up", "aggs", "agg_down", "agg_up", "leaves", "cores")
 
 }  // namespace flitsim

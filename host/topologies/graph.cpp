@@ -27,7 +27,6 @@
 #include <sstream>
 
 #include "../topology_registry.hpp"
-#include "keys.hpp"
 
 namespace flitsim {
 
@@ -231,7 +230,6 @@ void read_edge_list(const std::string& text, const std::string& path, const Para
 }
 
 Topology build_graph(const Params& prm) {
-  check_topology_keys(prm, "graph", {"file", "routers", "links", "terminals"});
   GraphSpec g;
   if (prm.has("file")) {
     if (prm.has("links")) prm.fail("links", "give either file or links, not both");
@@ -322,6 +320,6 @@ Topology build_graph(const Params& prm) {
 
 }  // namespace
 
-FLITSIM_REGISTER_TOPOLOGY(graph, build_graph)
+FLITSIM_REGISTER_TOPOLOGY(graph, build_graph, "file", "routers", "links", "terminals")
 
 }  // namespace flitsim

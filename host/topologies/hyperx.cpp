@@ -27,7 +27,7 @@
 #include <string>
 
 #include "../topology_registry.hpp"
-#include "keys.hpp"
+#include "../traffic_maps.hpp"
 
 namespace flitsim {
 
@@ -47,7 +47,6 @@ std::vector<int64_t> per_dimension(const Params& prm, const std::string& key, si
 bool linked(int64_t delta, int64_t gap) { return delta == 1 || (delta > 1 && (delta - 1) % gap == 0); }
 
 Topology build_hyperx(const Params& prm) {
-  check_topology_keys(prm, "hyperx", {"widths", "terminals", "trunking", "gap", "radix"});
   const std::vector<int64_t> widths = prm.get_ints("widths");
   if (widths.empty()) prm.fail("widths", "must list at least one dimension");
   const size_t D = widths.size();
@@ -136,6 +135,21 @@ Topology build_hyperx(const Params& prm) {
 
 }  // namespace
 
-FLITSIM_REGISTER_TOPOLOGY(hyperx, build_hyperx)
+// Worst case for minimal routing: dimension complement reverse with 3 or more dimensions whose
+// widths read the same reversed (P4 DCR), else bit complement (k -> N - 1 - k).
+std::vector<int32_t> hyperx_worst_case(const Topology& t) {
+  const Params where("traffic");
+  const HxShape h = hyperx_shape(t, where, "worst-case");
+  const int64_t N = t.num_nodes;
+  bool palindrome = true;
+  for (size_t d = 0; d < h.W.size(); ++d) palindrome &= h.W[d] == h.W[h.W.size() - 1 - d];
+  if (h.W.size() >= 3 && palindrome) return dcr_map(h, where, N);
+  std::vector<int32_t> m(static_cast<size_t>(N));
+  for (int64_t k = 0; k < N; ++k) m[size_t(k)] = int32_t(N - 1 - k);
+  return m;
+}
+
+FLITSIM_REGISTER_TOPOLOGY(hyperx, build_hyperx, "widths", "terminals", "trunking", "gap", "radix")
+FLITSIM_REGISTER_WORST_CASE(hyperx, hyperx_worst_case)
 
 }  // namespace flitsim

@@ -13,14 +13,13 @@
 // on LRs, LRs are never adjacent), so a packet takes one "towards" and one "away" hop and the
 // channel dependency graph is acyclic on one VC (P3:L259–L263).
 #include "../topology_registry.hpp"
-#include "keys.hpp"
+#include "../traffic_maps.hpp"
 
 namespace flitsim {
 
 namespace {
 
 Topology build_mlfm(const Params& prm) {
-  check_topology_keys(prm, "mlfm", {"h", "l", "p", "radix"});
   const int64_t h = prm.get_int_min("h", 1);
   const int64_t l = prm.get_int_min("l", 1, h);
   const int64_t p = prm.get_int_min("p", 1, h);
@@ -58,6 +57,13 @@ Topology build_mlfm(const Params& prm) {
 
 }  // namespace
 
-FLITSIM_REGISTER_TOPOLOGY(mlfm, build_mlfm)
+// Worst case for minimal routing: every node sends to the node p further on, i.e. all of a
+// router's nodes to the next router's.
+std::vector<int32_t> mlfm_worst_case(const Topology& t) {
+  return shift_map(t.num_nodes, t.attrs.at("p") % t.num_nodes);
+}
+
+FLITSIM_REGISTER_TOPOLOGY(mlfm, build_mlfm, "h", "l", "p", "radix")
+FLITSIM_REGISTER_WORST_CASE(mlfm, mlfm_worst_case)
 
 }  // namespace flitsim

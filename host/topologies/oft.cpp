@@ -17,7 +17,7 @@
 // min_vc_classes = 1: minimal terminal-to-terminal paths are always L0/2 → L1 → L0/2 (one up,
 // one down hop; L1 routers have no terminals), deadlock-free on one VC (P3:L259–L263).
 #include "../topology_registry.hpp"
-#include "keys.hpp"
+#include "../traffic_maps.hpp"
 
 namespace flitsim {
 
@@ -51,7 +51,6 @@ std::vector<int32_t> ml3b_table(int32_t k) {
 }
 
 Topology build_oft(const Params& prm) {
-  check_topology_keys(prm, "oft", {"k", "p", "radix"});
   const int64_t k = prm.get_int_min("k", 3);
   if (!is_prime(k - 1)) prm.fail("k", "k-1 must be prime (the MOLS construction of the k-ML3B), got k = " + std::to_string(k));
   if (k > 1000) prm.fail("k", "must be <= 1000");
@@ -82,6 +81,13 @@ Topology build_oft(const Params& prm) {
 
 }  // namespace
 
-FLITSIM_REGISTER_TOPOLOGY(oft, build_oft)
+// Worst case for minimal routing: every node sends to the node p further on, i.e. all of a
+// router's nodes to the next router's.
+std::vector<int32_t> oft_worst_case(const Topology& t) {
+  return shift_map(t.num_nodes, t.attrs.at("p") % t.num_nodes);
+}
+
+FLITSIM_REGISTER_TOPOLOGY(oft, build_oft, "k", "p", "radix")
+FLITSIM_REGISTER_WORST_CASE(oft, oft_worst_case)
 
 }  // namespace flitsim

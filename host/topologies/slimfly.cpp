@@ -20,7 +20,7 @@
 #include <stdexcept>
 
 #include "../topology_registry.hpp"
-#include "keys.hpp"
+#include "../traffic_maps.hpp"
 
 namespace flitsim {
 
@@ -125,7 +125,6 @@ void generator_sets(const GaloisField& F, int32_t w, int32_t delta, std::vector<
 }
 
 Topology build_slimfly(const Params& prm) {
-  check_topology_keys(prm, "slimfly", {"q", "p", "radix"});
   const int64_t q = prm.get_int("q");
   auto [P, n] = prime_power(q);
   if (n == 0) prm.fail("q", "must be a prime power, got " + std::to_string(q));
@@ -176,6 +175,64 @@ Topology build_slimfly(const Params& prm) {
 
 }  // namespace
 
-FLITSIM_REGISTER_TOPOLOGY(slimfly, build_slimfly)
+// Slim Fly worst case (P3:L294, Fig. 5; TARGETS §3.4 item 4): routers paired greedily so that
+// A -> C runs A–B–C and B -> D runs B–C–D, two distance-2 flows sharing the link B -> C; node i
+// of a router sends to node i of its partner. Routers left over take any free distance-2
+// destination (else any free one); a router left with only itself swaps with an earlier one.
+std::vector<int32_t> slimfly_worst_case(const Topology& t) {
+  const int32_t R = t.num_routers;
+  std::vector<std::vector<int32_t>> nb(static_cast<size_t>(R));
+  std::vector<std::vector<bool>> adj(static_cast<size_t>(R), std::vector<bool>(size_t(R), false));
+  for (int32_t gp = 0; gp < t.num_ports(); ++gp)
+    if (t.peer_port[gp] >= 0) {
+      const int32_t a = t.port_router[gp], b = t.port_router[t.peer_port[gp]];
+      if (!adj[a][b]) adj[a][b] = true, nb[a].push_back(b);
+    }
+  auto far = [&](int32_t a, int32_t c) { return a != c && !adj[a][c]; };
+  std::vector<int32_t> dst(static_cast<size_t>(R), -1);
+  std::vector<bool> taken(static_cast<size_t>(R), false);  // used as a destination
+  for (int32_t A = 0; A < R; ++A) {
+    if (dst[A] >= 0) continue;
+    bool done = false;
+    for (int32_t B : nb[A]) {
+      if (done) break;
+      if (dst[B] >= 0) continue;
+      for (int32_t C : nb[B]) {
+        if (done) break;
+        if (!far(A, C) || taken[C]) continue;
+        for (int32_t D : nb[C])
+          if (far(B, D) && !taken[D] && D != C) {
+            dst[A] = C, dst[B] = D, taken[C] = taken[D] = true, done = true;
+            break;
+          }
+      }
+    }
+  }
+  for (int pass = 0; pass < 2; ++pass)
+    for (int32_t A = 0; A < R; ++A) {
+      if (dst[A] >= 0) continue;
+      for (int32_t C = 0; C < R; ++C)
+        if (!taken[C] && C != A && (pass == 1 || far(A, C))) {
+          dst[A] = C, taken[C] = true;
+          break;
+        }
+    }
+  for (int32_t A = 0; A < R; ++A)
+    if (dst[A] < 0) {  // only A itself is free: take another router's destination, give it A
+      const int32_t B = A == 0 ? 1 : 0;
+      dst[A] = dst[B], dst[B] = A;
+    }
+  // Router map -> node map: the i-th node of router r to the i-th node of dst[r].
+  std::vector<std::vector<int32_t>> nodes(static_cast<size_t>(R));
+  for (int32_t n = 0; n < t.num_nodes; ++n) nodes[t.node_router(n)].push_back(n);
+  std::vector<int32_t> m(size_t(t.num_nodes));
+  for (int32_t r = 0; r < R; ++r)
+    for (size_t i = 0; i < nodes[r].size(); ++i) m[nodes[r][i]] = nodes[dst[r]][i];
+  return m;
+}
+
+
+FLITSIM_REGISTER_TOPOLOGY(slimfly, build_slimfly, "q", "p", "radix")
+FLITSIM_REGISTER_WORST_CASE(slimfly, slimfly_worst_case)
 
 }  // namespace flitsim

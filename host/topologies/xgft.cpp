@@ -4,7 +4,6 @@
 // xgft(3,12,8,12,4) is m = [12,12,8], w = [1,12,4] (configs/papers/noise-*.toml).
 // Wiring, numbering, classes and coordinates: xgft_wiring.hpp.
 #include "../topology_registry.hpp"
-#include "keys.hpp"
 #include "xgft_wiring.hpp"
 
 namespace flitsim {
@@ -12,7 +11,6 @@ namespace flitsim {
 namespace {
 
 Topology build_xgft(const Params& prm) {
-  check_topology_keys(prm, "xgft", {"m", "w", "h"});
   const std::vector<int64_t> m = prm.get_ints("m"), w = prm.get_ints("w");
   if (m.empty()) prm.fail("m", "must list at least one level");
   if (w.size() != m.size())
@@ -42,6 +40,6 @@ Topology build_xgft(const Params& prm) {
 
 }  // namespace
 
-FLITSIM_REGISTER_TOPOLOGY(xgft, build_xgft)
+FLITSIM_REGISTER_TOPOLOGY(xgft, build_xgft, "m", "w", "h")
 
 }  // namespace flitsim

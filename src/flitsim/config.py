@@ -9,12 +9,23 @@ rules and raises ValueError naming the key.
 """
 from __future__ import annotations
 
-import json
 import math
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+from . import _core
+from .validation import ConfigError, Checker
+from .validation import bool_rule as _bool
+from .validation import choice_rule as _choice
+from .validation import float_rule as _float
+from .validation import int_list_rule as _int_list
+from .validation import int_rule as _int
+from .validation import is_int as _is_int
+from .validation import is_number as _is_number
+from .validation import show as _show
+from .workload_config import WORKLOAD_DEFAULTS, normalize_workload
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -28,30 +39,17 @@ __all__ = [
 ]
 
 
-class ConfigError(ValueError):
-    """Invalid configuration; the message starts with the full key and states the rule."""
-
-
-# Keys each topology kind accepts, passed through to the C++ builder of that kind.
-TOPOLOGY_KEYS: dict[str, tuple[str, ...]] = {
-    "dragonfly": ("p", "a", "h", "groups", "arrangement", "seed", "relabel", "intra", "rows",
-                  "cols", "trunking", "local_ports", "radix"),
-    "hyperx": ("widths", "terminals", "trunking", "gap", "radix"),
-    "fattree": ("k", "n", "levels", "radix", "pods", "taper", "down", "leaf_up", "aggs",
-                "agg_down", "agg_up", "leaves", "cores"),
-    "xgft": ("m", "w", "h"),
-    "slimfly": ("q", "p", "radix"),
-    "mlfm": ("h", "l", "p", "radix"),
-    "oft": ("k", "p", "radix"),
-    "graph": ("file", "routers", "links", "terminals"),
-}
+# Keys each topology kind accepts, as its C++ builder registered them (host/topologies/).
+TOPOLOGY_KEYS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _core.topology_keys().items()}
 # Only the default topology gets Python-side defaults; other kinds' builders decide theirs.
 TOPOLOGY_DEFAULTS: dict[str, dict[str, Any]] = {"dragonfly": {"p": 4, "a": 8, "h": 4}}
 
-ALGORITHMS = ("min", "valiant", "ugal", "ugal-g", "par", "dor", "clos-ad", "dimwar", "omniwar",
-              "updown")
-PATTERNS = ("uniform", "bitcomp", "bitrev", "transpose", "shuffle", "tornado", "neighbor",
-            "randperm", "shift", "group-shift", "worst-case", "urb", "swap2", "dcr", "hotspot")
+# routing.algorithm names, from the engine's routing registry (cuda/routing/registry.h), and
+# the [routing] keys with their defaults and bounds (host/routing_keys.cpp).
+_ROUTING_KEYS = _core.routing_keys()
+ALGORITHMS = tuple(dict.fromkeys(r["algorithm"] for r in _core.routings()))
+# traffic.pattern names, from the engine's pattern registry (host/traffic_choice.cpp).
+PATTERNS = tuple(_core.patterns())
 
 # Defaults of every key that has one. Keys of a section without a default are optional:
 # they appear in the normalised dict only when set, and the engine picks per-algorithm
@@ -60,10 +58,13 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "topology": {"kind": "dragonfly"},
     "router": {"vcs": 4, "buffer": 32, "latency": 2, "sa_iterations": 1},
     "channels": {"latency": 1},
-    "routing": {"algorithm": "min", "deadlock_avoidance": True},
+    # [routing]: the keys the engine's table marks as filled (the others stay unset unless
+    # given: the engine picks per routing).
+    "routing": {k["name"]: k["default"] for k in _ROUTING_KEYS if k["filled"]},
     "traffic": {"pattern": "uniform", "load": 0.1, "packet_size": 1, "placement": "contiguous"},
     "sim": {"warmup": 1000, "measure": 2000, "seed": 1, "drain_limit": 50000, "watchdog": 5000,
-            "packet_slots": 0, "latency_bins": 16384, "chunk": 128, "saturation_tolerance": 0.05, "batches": 10},
+            "packet_slots": 0, "latency_bins": 16384, "chunk": 128, "saturation_tolerance": 0.05, "batches": 10,
+            "schedule": "auto"},
 }
 SECTIONS = tuple(DEFAULTS)
 # Tables that are allowed but not filled in by default: they appear in the normalised dict
@@ -72,91 +73,21 @@ SECTIONS = tuple(DEFAULTS)
 OPTIONAL_SECTIONS = ("sweep", "cost", "workload")
 SWEEP_KEYS = ("over", "max_replicas")
 
-_INT64_MAX = 2**63 - 1  # results and HDF5 attributes hold integers as int64
-
-
-def _show(v: Any) -> str:
-    """A value as the user wrote it in TOML (strings quoted, booleans lower-case)."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, str):
-        return json.dumps(v)
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_show(x) for x in v) + "]"
-    return repr(v)
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)  # bool is an int subclass
-
-
-def _is_number(v: Any) -> bool:
-    return (isinstance(v, (int, float))) and not isinstance(v, bool)
-
-
-Checker = Callable[[str, Any], Any]  # (full key, value) -> normalised value, or ConfigError
-
-
-def _int(lo: int | None = None) -> Checker:
-    rule = "must be an integer" + (f" >= {lo}" if lo is not None else "")
-
-    def check(key: str, v: Any) -> int:
-        if not _is_int(v) or (lo is not None and v < lo) or abs(v) > _INT64_MAX:
-            raise ConfigError(f"{key}: {rule}, got {_show(v)}")
-        return v
-    return check
-
-
-def _float(lo: float, hi: float | None = None) -> Checker:
-    rule = f"must be in [{lo:g}, {hi:g}]" if hi is not None else f"must be a number >= {lo:g}"
-
-    def check(key: str, v: Any) -> float:
-        # NaN fails both comparisons; infinity is no meaningful penalty or load either.
-        if not _is_number(v) or not math.isfinite(v) or v < lo or (hi is not None and v > hi):
-            raise ConfigError(f"{key}: {rule}, got {_show(v)}")
-        return float(v)  # ints are accepted and stored as floats, so normalize is idempotent
-    return check
-
-
-def _int_list(lo: int = 0) -> Checker:
-    def check(key: str, v: Any) -> list[int]:
-        if not isinstance(v, (list, tuple)) or not v or not all(_is_int(x) and lo <= x <= _INT64_MAX for x in v):
-            raise ConfigError(f"{key}: must be a non-empty list of integers >= {lo}, got {_show(v)}")
-        return list(v)
-    return check
-
-
-def _bool(key: str, v: Any) -> bool:
-    if not isinstance(v, bool):
-        raise ConfigError(f"{key}: must be true or false, got {_show(v)}")
-    return v
-
-
-def _choice(names: Sequence[str], what: str = "value") -> Checker:
-    def check(key: str, v: Any) -> str:
-        if not isinstance(v, str) or v not in names:
-            raise ConfigError(f"{key}: unknown {what} {_show(v)} (known: {', '.join(names)})")
-        return v
-    return check
+def _routing_checker(k: dict[str, Any]) -> Checker:
+    """The rule of one [routing] key from the engine's key table (host/routing_keys.cpp)."""
+    if k["type"] == "int":
+        return _int(k["lo"], k["hi"])
+    if k["type"] == "float":
+        return _float(k["lo"], k["hi"])
+    if k["type"] == "bool":
+        return _bool
+    return _choice(tuple(k["choices"]), "algorithm" if k["name"] == "algorithm" else "value")
 
 
 # Rules of every key of the fixed sections ([topology] and [channels] are open, see below).
 SCHEMA: dict[str, dict[str, Checker]] = {
     "router": {"vcs": _int(1), "buffer": _int(1), "latency": _int(0), "sa_iterations": _int(1)},
-    "routing": {
-        "algorithm": _choice(ALGORITHMS, "algorithm"),
-        "valiant": _choice(("restricted", "any")),
-        "n_indirect": _int(1),
-        "penalty": _float(0),
-        "threshold": _float(0, 100),
-        "deroutes": _int(0),
-        "cost": _choice(("queue", "hops", "booksim")),
-        "offset": _int(0),
-        "multi_deroute": _bool,
-        "snapshot_period": _int(1),
-        "selection": _choice(("oblivious", "adaptive", "dmodk")),
-        "deadlock_avoidance": _bool,
-    },
+    "routing": {k["name"]: _routing_checker(k) for k in _ROUTING_KEYS},
     "traffic": {
         "pattern": _choice(PATTERNS, "pattern"),
         "load": _float(0, 1),
@@ -175,6 +106,7 @@ SCHEMA: dict[str, dict[str, Checker]] = {
         "warmup": _int(0), "measure": _int(1), "seed": _int(0), "drain_limit": _int(1),
         "watchdog": _int(1), "packet_slots": _int(0), "latency_bins": _int(16),
         "chunk": _int(1), "saturation_tolerance": _float(0, 1), "batches": _int(1),
+        "schedule": _choice(("auto", "router", "block", "graph", "persistent")),  # host/backend.hpp
     },
 }
 _channel_latency = _int(1)
@@ -261,7 +193,6 @@ def normalize(cfg: Mapping[str, Any]) -> dict[str, Any]:
     if "cost" in cfg:
         out["cost"] = _normalize_cost(_section_dict(cfg, "cost"))
     if "workload" in cfg:  # closed-loop message programs (docs/workloads.md)
-        from .workload_config import normalize_workload
         out["workload"] = normalize_workload(_section_dict(cfg, "workload"))
     return out
 
@@ -288,7 +219,6 @@ def check_sweep_key(spec: str, key: str) -> tuple[str, str]:
     if not dot or not section or not name or "." in name:
         raise ConfigError(f'sweep "{spec}": key must be section.key (e.g. traffic.load)')
     if section == "workload":  # its scalar keys (jobs are a list: not swept one by one)
-        from .workload_config import WORKLOAD_DEFAULTS
         if name not in WORKLOAD_DEFAULTS:
             raise ConfigError(f'sweep "{spec}": unknown key "{key}" '
                               f'(known: {", ".join(WORKLOAD_DEFAULTS)})')

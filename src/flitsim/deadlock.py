@@ -12,8 +12,9 @@ these VC ranges is deadlock-free if the graph is acyclic; a cycle is a potential
     ...                 "router": {"vcs": 3}, "routing": {"algorithm": "valiant"}}).acyclic
     True
 
-Routes are enumerated from the topology tables the engine uses, mirroring the routing
-functions in cuda/routing/ (every choice a routing may make — all links of a dragonfly group
+The routing, its VC classes and its route model come from the engine (_core.routing_setup:
+the routing's line in cuda/routing/registry.h). Routes are enumerated per model from the
+topology tables the engine uses, mirroring the routing functions in cuda/routing/ (every choice a routing may make — all links of a dragonfly group
 pair, all parallel links, all minimal next hops, every intermediate, every deroute the
 routing's rules allow — so the graph is the union over all random and adaptive outcomes).
 Runtime grows with routers² (table routings: routers³ for Valiant/UGAL): meant for networks of
@@ -31,7 +32,7 @@ import numpy as np
 
 from . import topology as _topology
 
-__all__ = ["DeadlockReport", "check_deadlock", "vc_classes", "main"]
+__all__ = ["DeadlockReport", "check_deadlock", "main"]
 
 Hop = tuple[tuple[int, ...], int, int]  # (alternative output ports, vc_lo, vc_hi)
 
@@ -58,22 +59,6 @@ class DeadlockReport:
 
 def _section(cfg: dict, name: str) -> dict:
     return dict(cfg.get(name, {}) or {})
-
-
-def vc_classes(t: _topology.TopologyTables, routing: dict, dist: np.ndarray | None) -> int:
-    """Deadlock-avoidance classes of the routing on this topology (host/engine_config.cpp)."""
-    alg = routing.get("algorithm", "min")
-    if not routing.get("deadlock_avoidance", True):
-        return 1
-    if t.kind == "dragonfly":
-        if alg == "min":
-            return 2
-        return (4 if routing.get("valiant") == "any" else 3) + (alg == "par")  # PAR: + L0 for minimal hops
-    if t.kind == "hyperx" and alg in ("dor", "clos-ad", "dimwar", "omniwar"):
-        n = len(t.tables["widths"])
-        return {"dor": 1, "clos-ad": 2, "dimwar": 2}.get(alg, n + routing.get("deroutes", n))
-    base = int(t.attrs.get("min_vc_classes", max(1, int(dist.max()))))
-    return base if alg in ("min", "updown") else 2 * base
 
 
 class _Graph:
@@ -133,18 +118,18 @@ class _Checker:
         from . import _core
         from .progress import Reporter, enabled
         self.line = Reporter("check-deadlock") if enabled(progress) is True else None
-        _core.state_layout(cfg, 1)  # the engine's own checks: supported pair, router.vcs, ...
+        # The engine's own choice and checks (supported pair, router.vcs, ...): the routing's
+        # registry line (cuda/routing/registry.h) and its VC classes.
+        self.setup = _core.routing_setup(cfg)
         self.cfg = cfg
         self.t = _topology.build(cfg)
         self.routing = _section(cfg, "routing")
         self.alg = self.routing.get("algorithm", "min")
         self.V = int(_section(cfg, "router").get("vcs", 4))
         t = self.t
-        self.dist = None if t.kind == "dragonfly" else _topology._distances(t).astype(np.int64)
-        self.C = vc_classes(t, self.routing, self.dist)
-        if self.V < self.C:
-            raise ValueError(f"router.vcs: routing \"{self.alg}\" on {t.kind} needs at least {self.C} VCs "
-                             f"(one per deadlock-avoidance class), got {self.V}")
+        self.dist = None if self.setup["family"] == "Dragonfly" else _topology._distances(t).astype(np.int64)
+        self.C = int(self.setup["vc_classes"])
+        self.routes = self.setup["routes"]  # the route set to enumerate (registry.h "routes")
         self.term = np.flatnonzero(np.bincount(t.port_router[t.node_port], minlength=t.num_routers) > 0)
         self.peer_router = np.where(t.peer_port >= 0, t.port_router[np.maximum(t.peer_port, 0)], -1)
         self.g = _Graph()
@@ -254,14 +239,14 @@ class _Checker:
         any_router = self.routing.get("valiant") == "any"
         memo: dict = {}
         for s, d in self.pairs():
-            if self.alg == "min":
+            if self.routes == "minimal":
                 self.df_minimal(s, d, 1)
                 continue
-            if self.alg == "par":
+            if self.routes == "par":
                 self.df_par(s, d, any_router, memo)
                 continue
             self.df_valiant(s, d, any_router)
-            if self.alg in ("ugal", "ugal-g"):  # UGAL-G: UGAL-L's routes and classes
+            if self.routes == "minimal_valiant":  # UGAL-L, UGAL-G: both route sets
                 self.df_minimal(s, d, 3 if any_router else 2)
 
     # ---------------------------------------------------------------- table routings
@@ -291,14 +276,16 @@ class _Checker:
         return first, last
 
     def table(self):
-        # Classes of one minimal phase (engine: phase_classes), clamped to C − 1 by cls().
-        c = int(self.t.attrs.get("min_vc_classes", max(1, int(self.dist.max()))))
+        # Classes of one minimal phase (engine: phase_classes of the Valiant family; a minimal
+        # routing's distance classes are its C), clamped to C − 1 by cls().
+        two_phase = self.routes in ("valiant", "minimal_valiant")
+        c = int(self.setup["phase_classes"]) if two_phase else self.C
         block0 = lambda k: self.cls(min(k, c - 1))                       # noqa: E731
         block1 = lambda k: self.cls(c + min(k, c - 1))                   # noqa: E731
-        if self.alg in ("min", "updown", "ugal", "ugal-g"):  # UGAL-G: table UGAL-L's routes and classes
+        if self.routes in ("minimal", "minimal_valiant"):
             for s, d in self.pairs("minimal routes"):
                 self.min_dag(s, d, block0)
-        if self.alg not in ("valiant", "ugal", "ugal-g"):
+        if not two_phase:
             return
         into: dict[int, dict[Hop, set[int]]] = defaultdict(lambda: defaultdict(set))
         out: dict[int, dict[Hop, set[int]]] = defaultdict(lambda: defaultdict(set))
@@ -346,9 +333,9 @@ class _Checker:
         self.hx_setup()
         N = len(self.W)
         for s, t_ in self.pairs():
-            if self.alg == "dor":
+            if self.routes == "dor":
                 self.g.path(self.dor(s, t_, 0))
-            elif self.alg == "clos-ad":
+            elif self.routes == "closad":
                 self.closad(s, t_)
             else:
                 self.war(s, t_, N)
@@ -367,7 +354,7 @@ class _Checker:
             self.g.path(self.dor(s, x, 0) + self.dor(x, t_, 1))
 
     def war(self, s: int, t_: int, N: int):
-        omni = self.alg == "omniwar"
+        omni = self.routes == "omniwar"
         multi = self.routing.get("multi_deroute", True)
         # state: (router, hops taken, last deroute dim or -1, arrived by deroute, hop taken into it)
         stack = [(s, 0, -1, False, None)]
@@ -405,21 +392,17 @@ class _Checker:
                     stack.append((y, k + 1, -1 if minimal else d, not minimal, h))
 
     def routing_classes_omni(self) -> int:
-        n = len(self.W)
-        return n + self.routing.get("deroutes", n)  # N + M, also without deadlock avoidance
+        return int(self.setup["phase_classes"])  # N + M, also without deadlock avoidance
 
     def run(self) -> DeadlockReport:
         t = self.t
-        if t.kind == "dragonfly":
-            if self.alg not in ("min", "valiant", "ugal", "ugal-g", "par"):
-                raise ValueError(f'routing.algorithm: "{self.alg}" is not supported on dragonfly')
+        family = self.setup["family"]  # the engine already rejected unsupported pairs
+        if family == "Dragonfly":
             self.dragonfly()
-        elif t.kind == "hyperx" and self.alg in ("dor", "clos-ad", "dimwar", "omniwar"):
+        elif family == "Hyperx":
             self.hyperx()
-        elif self.alg in ("min", "valiant", "ugal", "ugal-g") or (self.alg == "updown" and t.kind in ("fattree", "xgft")):
+        else:  # Table and Tree: the all-pairs distance table
             self.table()
-        else:
-            raise ValueError(f'routing.algorithm: "{self.alg}" is not supported on {t.kind}')
         if self.line is not None:
             self.line.update("searching the dependency graph for a cycle", None, force=True)
         g = self.g.vc_graph(self.V)

@@ -1,122 +1,12 @@
-"""Runs the compiled engine on a configuration and turns its integer counters into Results."""
+"""Simulates a configuration: validates it, runs the engine (runner.py) and returns Results.
+A [workload] configuration runs closed loop (flitsim.workload)."""
 from __future__ import annotations
 
-import sys
-import time
 from typing import Callable, Sequence
 
-import numpy as np
-
 from .results import Result
-
-# A replica is saturated when its measured packets did not all arrive within sim.drain_limit
-# cycles after the window, or when the network accepted clearly less than was offered.
-SATURATION_TOLERANCE = 0.05  # default of sim.saturation_tolerance
-SATURATION_RULE = (
-    "saturated = measured packets not all delivered within sim.drain_limit cycles after the "
-    "window, or accepted < (1 - sim.saturation_tolerance) * offered (default tolerance "
-    f"{SATURATION_TOLERANCE}); replicas saturated by the second rule stop at the window's end"
-)
-
-
-def _core():
-    from . import _core as core  # the compiled extension
-    return core
-
-
-def available_backends() -> list[str]:
-    """Backends usable on this machine, best first."""
-    core = _core()
-    ok, _ = core.cuda_usable() if core.cuda_compiled() else (False, "")
-    return ["cuda", "cpu"] if ok else ["cpu"]
-
-
-def backend_status() -> str:
-    """One line saying which backend `auto` picks here and why."""
-    core = _core()
-    if not core.cuda_compiled():
-        return "cpu (this build has no CUDA backend)"
-    ok, why = core.cuda_usable()
-    return "cuda" if ok else f"cpu ({why})"
-
-
-class _Progress:
-    """The engine's progress line (flitsim.progress): cycles against the warm-up + window of
-    an open-loop run, foreground flits delivered for a workload, replicas done while draining."""
-
-    def __init__(self, replicas: int = 1, what: str = "run"):
-        from .progress import Reporter
-        self.line, self.replicas = Reporter(what), replicas
-
-    def __call__(self, cycle: int, window_end: int, done: int, fraction: float = -1.0) -> None:
-        rate = cycle / max(self.line.elapsed(), 1e-9)
-        reps = f", {done}/{self.replicas} replicas done" if self.replicas > 1 else ""
-        if window_end <= 0:  # a workload run: the programs decide the end
-            self.line.update(f"cycle {cycle:,}, foreground flits delivered{reps}, "
-                             f"{rate:,.0f} cycles/s", fraction if fraction >= 0 else None)
-        elif cycle < window_end:
-            self.line.update(f"cycle {cycle:,}/{window_end:,} (warm-up + window){reps}, "
-                             f"{rate:,.0f} cycles/s", cycle / window_end)
-        else:  # draining: the end is when the measured packets arrive, not known in advance
-            self.line.update(f"cycle {cycle:,}, draining measured packets{reps}, "
-                             f"{rate:,.0f} cycles/s", None)
-
-    def close(self) -> None:
-        self.line.close()
-
-
-def simulate_raw(config: dict, backend: str | None = None, threads: int | None = None,
-                 progress: bool | Callable | None = None, loads: Sequence[float] | None = None,
-                 seeds: Sequence[int] | None = None, workload: dict | None = None) -> dict:
-    """The engine's raw output for a normalised config (several replicas when loads/seeds
-    are given: one replica per (load, seed) pair, all advancing in one engine run).
-    workload: flitsim.workload.compile_inputs() for a closed-loop run (one program set per
-    seed)."""
-    if workload is None and "workload" in config:
-        from .config import ConfigError
-        raise ConfigError("workload: a [workload] run needs its programs: use flitsim.run or "
-                          "flitsim.workload.run_replicas (they build them)")
-    from .progress import enabled
-    progress = enabled(progress)
-    cb = _Progress(len(loads) if loads is not None else 1) if progress is True else (progress or None)
-    try:
-        return _core().simulate(config, backend or "auto", int(threads or 0), cb,
-                                None if loads is None else [float(x) for x in loads],
-                                None if seeds is None else [int(x) for x in seeds], workload)
-    finally:
-        if isinstance(cb, _Progress):
-            cb.close()
-
-
-def results_from_raw(raw: dict, config: dict) -> list[Result]:
-    sim = config.get("sim", {})
-    warmup, measure = int(sim.get("warmup", 1000)), int(sim.get("measure", 2000))
-    closed = bool(raw.get("workload"))
-    if closed:  # the whole run is measured; "measure" is its length, so rates are per cycle
-        warmup, measure = 0, int(raw["cycles"])
-    out = []
-    for rep in raw["replicas"]:
-        res = Result(
-            backend=raw["backend"], nodes=raw["nodes"], routers=raw["routers"], load=rep["load"],
-            seed=rep["seed"], cycles=raw["cycles"], wall_seconds=raw["wall_seconds"],
-            warmup=warmup, measure=measure, saturated=False, drained=not rep["saturated"],
-            **{k: rep[k] for k in (
-                "created_flits", "ejected_flits", "packets_measured", "packets_tagged",
-                "latency_sum", "network_latency_sum", "hops_sum", "slot_stalls", "nonminimal_packets", "extra_hops",
-                "latency_hist", "network_latency_hist", "hop_hist", "channel_flits",
-                "node_created_flits", "node_ejected_flits", "batch_ejected", "batch_created",
-                "batch_latency", "batch_packets") if k in rep},
-            port_router=raw["port_router"], peer_port=raw["peer_port"],
-            port_class=raw["port_class"], class_names=list(raw["class_names"]), config=config,
-        )
-        tol = float(sim.get("saturation_tolerance", SATURATION_TOLERANCE))
-        res.saturated = (not res.drained) or res.accepted < (1 - tol) * res.offered
-        if closed:
-            from .workload_result import WorkloadResult
-            res.workload = WorkloadResult.from_raw(rep["workload"], config["workload"])
-            res.saturated = False  # a closed loop cannot saturate; see the per-job times
-        out.append(res)
-    return out
+from .runner import (SATURATION_RULE, available_backends, backend_status,  # noqa: F401 (re-exported)
+                     results_from_raw, simulate_raw)
 
 
 def _normalize(config: dict) -> dict:

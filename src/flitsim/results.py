@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _core
 from .workload_result import WorkloadResult
 
 # Keys of `Result.summary()`, the object `flitsim run --json` prints.
@@ -50,7 +51,25 @@ def _t_quantile(confidence: float, dof: int) -> float:
     return z + g1 / dof + g2 / dof ** 2 + g3 / dof ** 3 + g4 / dof ** 4
 
 
-@dataclass
+# The engine's statistics schema (host/replica_stats.hpp, _core.replica_stats()): name, kind
+# ("scalar": an int; "array": int64, per bin, port, node or window batch) and what it counts.
+ENGINE_STATISTICS: tuple[dict[str, str], ...] = tuple(_core.replica_stats())
+
+
+def _with_engine_statistics(cls):
+    """Makes cls a dataclass with one field per engine statistic inserted after `drained`, so
+    a statistic is declared once (in C++) and every front end (engine, HDF5, reader) follows."""
+    ann: dict[str, Any] = {}
+    for name, typ in cls.__annotations__.items():
+        ann[name] = typ
+        if name == "drained":
+            for stat in ENGINE_STATISTICS:
+                ann[stat["name"]] = "int" if stat["kind"] == "scalar" else "np.ndarray"
+    cls.__annotations__ = ann
+    return dataclass(cls)
+
+
+@_with_engine_statistics
 class Result:
     """One replica's statistics. Loads and throughputs are in flits/node/cycle."""
 
@@ -63,36 +82,15 @@ class Result:
     wall_seconds: float         # host wall time of the whole engine run (all replicas)
     warmup: int
     measure: int                # measurement window length in cycles
-    saturated: bool             # see engine.SATURATION_RULE
+    saturated: bool             # computed by the engine, see engine.SATURATION_RULE
     drained: bool               # every measured packet arrived before the drain limit
-    created_flits: int          # flits created at sources during the window (offered)
-    ejected_flits: int          # flits arriving at sinks during the window (accepted)
-    packets_measured: int       # measured (window-created) packets delivered
-    packets_tagged: int         # measured packets created
-    latency_sum: int            # sum over measured packets of (tail arrival − creation)
-    network_latency_sum: int    # sum of (tail arrival − head injection)
-    hops_sum: int               # sum of router-to-router hops over measured packets
-    slot_stalls: int            # cycles a source waited for a free packet slot (0 is normal)
-    nonminimal_packets: int     # measured packets the source router sent on a non-minimal path
-    extra_hops: int             # router hops of measured packets beyond their minimal route
-    latency_hist: np.ndarray            # int64[bins], bin i = latency of i cycles
-    network_latency_hist: np.ndarray    # int64[bins]
-    hop_hist: np.ndarray                # int64[32], router-to-router hops per packet
-    channel_flits: np.ndarray           # int64[ports], flits sent out of each port in the window
-    node_created_flits: np.ndarray      # int64[nodes], in the window
-    node_ejected_flits: np.ndarray      # int64[nodes], in the window
+    # One field per engine statistic (created_flits, latency_sum, latency_hist, batch_*, ...)
+    # goes here, from the engine's statistics schema (ENGINE_STATISTICS above).
     port_router: np.ndarray             # int32[ports] owning router of each port
     peer_port: np.ndarray               # int32[ports] other end (−1: terminal port)
     port_class: np.ndarray              # int8[ports] index into class_names
     class_names: list[str]
     config: dict[str, Any] = field(default_factory=dict)
-    # Time series over the window's sim.batches batches (int64[batches], summed over nodes):
-    # flits ejected by arrival batch, flits created, and latency sum / packets of measured
-    # packets by creation batch.
-    batch_ejected: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    batch_created: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    batch_latency: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    batch_packets: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     # Closed-loop runs ([workload]): per-job table (flitsim.workload_result); None otherwise.
     workload: "WorkloadResult | None" = None
 
@@ -323,16 +321,9 @@ class Result:
                 d[k] = bool(v)
         return d
 
-    # Arrays written to HDF5 under /replicas/<i>/ (see docs/hdf5.md).
-    ARRAY_FIELDS = (
-        "latency_hist", "network_latency_hist", "hop_hist", "channel_flits",
-        "node_created_flits", "node_ejected_flits", "batch_ejected", "batch_created",
-        "batch_latency", "batch_packets",
-    )
-    # Integer/float/bool scalars written as attributes.
-    SCALAR_FIELDS = (
-        "backend", "nodes", "routers", "load", "seed", "cycles", "wall_seconds", "warmup",
-        "measure", "saturated", "drained", "created_flits", "ejected_flits", "packets_measured",
-        "packets_tagged", "latency_sum", "network_latency_sum", "hops_sum", "slot_stalls",
-        "nonminimal_packets", "extra_hops",
-    )
+    # Arrays written to HDF5 under /replicas/<i>/ (see docs/hdf5.md): the engine's arrays.
+    ARRAY_FIELDS = tuple(st["name"] for st in ENGINE_STATISTICS if st["kind"] == "array")
+    # Integer/float/bool scalars written as attributes: the run's, then the engine's.
+    SCALAR_FIELDS = ("backend", "nodes", "routers", "load", "seed", "cycles", "wall_seconds", "warmup",
+                     "measure", "saturated", "drained") + tuple(
+        st["name"] for st in ENGINE_STATISTICS if st["kind"] == "scalar")

@@ -11,6 +11,9 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from .validation import ConfigError
+from .validation import show as _show
+
 __all__ = ["WORKLOAD_DEFAULTS", "WORKLOAD_KEYS", "JOB_KEYS", "MOTIF_KEYS", "MOTIFS",
            "ALLREDUCE_ALGORITHMS", "normalize_workload"]
 
@@ -52,7 +55,6 @@ BYTES_REQUIRED = ("alltoall", "nn3d", "stencil27", "perturbation")
 
 
 def _err(key: str, rule: str, v: Any):
-    from .config import ConfigError, _show
     return ConfigError(f"{key}: {rule}, got {_show(v)}")
 
 
@@ -67,7 +69,6 @@ def _int(key: str, v: Any, lo: int) -> int:
 
 
 def _choice(key: str, v: Any, names: tuple[str, ...], what: str) -> str:
-    from .config import ConfigError, _show
     if not isinstance(v, str) or v not in names:
         raise ConfigError(f"{key}: unknown {what} {_show(v)} (known: {', '.join(names)})")
     return v
@@ -82,7 +83,6 @@ def _int_list(key: str, v: Any, lo: int, length: int | None = None) -> list[int]
 
 
 def _normalize_job(j: int, job: Any, default_placement: str) -> dict[str, Any]:
-    from .config import ConfigError, _show
     where = f"workload.jobs[{j}]"
     if not isinstance(job, Mapping):
         raise ConfigError(f"{where}: must be a table (e.g. {{motif = \"alltoall\", ranks = 64, "
@@ -174,7 +174,6 @@ def _normalize_job(j: int, job: Any, default_placement: str) -> dict[str, Any]:
 
 def normalize_workload(sec: Mapping[str, Any]) -> dict[str, Any]:
     """A validated copy of the [workload] table with every default filled in."""
-    from .config import ConfigError, _show
     for key in sec:
         if key not in WORKLOAD_KEYS:
             raise ConfigError(f'workload: unknown key "{key}" (known: {", ".join(WORKLOAD_KEYS)})')

@@ -1,0 +1,49 @@
+// Routing dispatch: the head flit's packet facts, then the configured routing function (one
+// file per routing in this folder, each stating its deadlock-avoidance VC scheme). Routing
+// functions may write the packet's routing state (pk_route, pk_gport): this router holds the head.
+#pragma once
+#include "dragonfly_min.cuh"
+#include "dragonfly_par.cuh"
+#include "dragonfly_ugal.cuh"
+#include "dragonfly_ugalg.cuh"
+#include "dragonfly_valiant.cuh"
+#include "hyperx_closad.cuh"
+#include "hyperx_dimwar.cuh"
+#include "hyperx_dor.cuh"
+#include "hyperx_omniwar.cuh"
+#include "table_min.cuh"
+#include "table_min_first.cuh"
+#include "table_ugal.cuh"
+#include "table_ugalg.cuh"
+#include "table_valiant.cuh"
+#include "updown.cuh"
+
+namespace flitsim {
+
+// Registry fields (registry.h) as code: who ejects at the destination, and the arguments of
+// each sensing kind (snapshot routings read the snapshot half of cycle t).
+#define FLITSIM_EJECTS_AT_DEST_dest true
+#define FLITSIM_EJECTS_AT_DEST_self false
+#define FLITSIM_ROUTE_CALL_none(fn) fn(s, rep, r, p)
+#define FLITSIM_ROUTE_CALL_demand(fn) fn(s, rep, r, p)
+#define FLITSIM_ROUTE_CALL_snapshot(fn) fn(s, rep, r, p, snap_read_base(s, rep, t))
+
+FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pid, long long t) {
+  PacketInfo p;
+  p.pid = pid;
+  p.slot = s.pk(rep, pid);
+  p.src_router = s.port_router[s.node_port[pid / s.sz.S]];
+  p.dst_port = s.node_port[s.pk_dst[p.slot]];
+  p.dst_router = s.port_router[p.dst_port];
+  switch (s.prm.routing) {  // one case per registry line; no default, so none is forgotten
+#define FLITSIM_ROUTE_CASE(Kind, id, alg, family, header, route_fn, classes_fn, eject, sensing, table, routes) \
+  case RoutingKind::Kind:                                                                         \
+    if (FLITSIM_EJECTS_AT_DEST_##eject && p.dst_router == r) return eject_choice(s, p);          \
+    return FLITSIM_ROUTE_CALL_##sensing(route_fn);
+    FLITSIM_ROUTINGS(FLITSIM_ROUTE_CASE)
+#undef FLITSIM_ROUTE_CASE
+  }
+  return RouteChoice{-1, 0, 0};  // unreachable; phase_route would count a route failure
+}
+
+}  // namespace flitsim

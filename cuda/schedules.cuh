@@ -1,0 +1,107 @@
+// CUDA schedules (sim.schedule): how the kernels run router_cycle_steps (cycle.cuh) over every
+// (replica, router) of a cycle. The step functions are the same in all of them; only the
+// mapping of work to threads and the launch pattern differ.
+//   router      one thread per (replica, router), one launch per cycle (the first schedule);
+//   block       one warp per (replica, router), lanes over ports, __syncwarp between steps;
+//               kWarpsPerBlock routers per block; replicas on the grid's second dimension;
+//   graph       the block kernel, a chunk of cycles captured once as a CUDA Graph and
+//               replayed; the cycle number is read from device memory;
+//   persistent  one cooperative launch per chunk: resident blocks loop over the routers of
+//               every cycle with a grid-wide barrier between cycles.
+// Why a warp per router is legal: within a step a port writes only its own state (proved on
+// the CPU by running every step's ports in shuffled order, tests/test_step_order.py); the one
+// ordered step (route with demand sensing) runs on lane 0 (`once`).
+#pragma once
+#include <cooperative_groups.h>
+
+#include "cycle.cuh"
+
+namespace flitsim {
+
+constexpr int kWarpsPerBlock = 4;  // routers per block in the block-type schedules
+
+// Ports of one router, run by the 32 lanes of one warp.
+struct WarpPorts {
+  int p0, p1, lane;
+  template <class F>
+  __device__ void each(F&& f) const {
+    for (int gp = p0 + lane; gp < p1; gp += 32) f(gp);
+    __syncwarp();
+  }
+  template <class F>
+  __device__ void each_of(u64 mask, F&& f) const {
+    for (int i = lane; i < p1 - p0; i += 32)
+      if ((mask >> i) & 1) f(p0 + i);
+    __syncwarp();
+  }
+  template <class F>
+  __device__ PortSets gather(F&& f) const {
+    u64 outputs = 0, inputs = 0;
+    for (int base = 0; base < p1 - p0; base += 32) {  // radix <= 64: at most two rounds
+      const int i = base + lane;
+      const u64 m = i < p1 - p0 ? f(p0 + i) : 0;
+      outputs |= m;
+      inputs |= u64(__ballot_sync(0xffffffffu, m != 0)) << base;
+    }
+    const unsigned lo = __reduce_or_sync(0xffffffffu, unsigned(outputs));
+    const unsigned hi = __reduce_or_sync(0xffffffffu, unsigned(outputs >> 32));
+    __syncwarp();
+    return PortSets{(u64(hi) << 32) | lo, inputs};
+  }
+  template <class F>
+  __device__ void once(F&& f) const {
+    if (lane == 0) f();
+    __syncwarp();
+  }
+};
+
+// The router a warp of a block-type kernel simulates, or −1 past the last one.
+__device__ inline int warp_router(const SimView& s, int block) {
+  const int r = block * kWarpsPerBlock + int(threadIdx.x) / 32;
+  return r < s.sz.R ? r : -1;
+}
+
+__device__ inline void warp_router_cycle(const SimView& s, int rep, int r, long long t) {
+  router_cycle_steps(s, rep, r, t, WarpPorts{s.port_offset[r], s.port_offset[r + 1], int(threadIdx.x) % 32});
+}
+
+// router: a thread per (replica, router).
+__global__ void router_schedule_kernel(SimView s, long long t) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= s.sz.reps * s.sz.R) return;
+  router_cycle(s, i / s.sz.R, i % s.sz.R, t);
+}
+
+// block: a warp per (replica, router); grid (ceil(R / kWarpsPerBlock), reps). The whole warp
+// leaves together when past the last router, so __syncwarp always has all lanes.
+__global__ void block_schedule_kernel(SimView s, long long t) {
+  const int r = warp_router(s, blockIdx.x);
+  if (r < 0) return;
+  warp_router_cycle(s, blockIdx.y, r, t);
+}
+
+// graph: as block, with the cycle read from device memory (a captured graph replays fixed
+// parameters) and advanced by a one-thread kernel after each cycle.
+__global__ void block_schedule_kernel_at(SimView s, const long long* t) {
+  const int r = warp_router(s, blockIdx.x);
+  if (r < 0) return;
+  warp_router_cycle(s, blockIdx.y, r, *t);
+}
+__global__ void advance_cycle_kernel(long long* t) { *t += 1; }
+
+// persistent: resident blocks stride over (replica, router-group) work items for each cycle,
+// with a grid barrier between cycles (cooperative launch).
+__global__ void persistent_schedule_kernel(SimView s, long long t0, long long n) {
+  namespace cg = cooperative_groups;
+  cg::grid_group grid = cg::this_grid();
+  const int groups = (s.sz.R + kWarpsPerBlock - 1) / kWarpsPerBlock, items = groups * s.sz.reps;
+  for (long long t = t0; t < t0 + n; ++t) {
+    for (int item = blockIdx.x; item < items; item += gridDim.x) {
+      const int r = warp_router(s, item % groups);
+      if (r >= 0) warp_router_cycle(s, item / groups, r, t);
+    }
+    grid.sync();
+  }
+}
+
+}  // namespace flitsim

@@ -1,0 +1,219 @@
+// The initial state of a run: sizes, the routing and traffic choices (routing_choice.cpp,
+// traffic_choice.cpp), packet slots, channel rings, credits and the per-replica tables.
+#include "engine_config.hpp"
+#include "routing_choice.hpp"
+#include "traffic_choice.hpp"
+
+#include "cuda/phases/switch_alloc.cuh"  // kMaxRadix
+#include "cuda/traffic/injection.cuh"     // burst_initial
+
+#include <algorithm>
+#include <cmath>
+
+namespace flitsim {
+
+namespace {
+
+int32_t channel_latency(const Topology& t, const EngineConfig& cfg, int cls) {
+  const std::string& name = t.class_names[cls];
+  int64_t def = cfg.channels.get_int("latency", 1);
+  return int32_t(cfg.channels.get_int(name, def));
+}
+
+void check_channel_keys(const Topology& t, const EngineConfig& cfg) {
+  for (const auto& k : cfg.channels.keys()) {
+    if (k == "latency" || t.class_index(k) >= 0) continue;
+    std::string known;
+    for (auto& n : t.class_names) known += (known.empty() ? "" : ", ") + n;
+    cfg.channels.fail(k, "no channel class \"" + k + "\" in topology " + t.kind + " (classes: " + known + ")");
+  }
+}
+
+}  // namespace
+
+HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
+  HostState h;
+  Sizes& sz = h.sz;
+  SimParams& prm = h.prm;
+  sz.reps = int32_t(cfg.loads.size());
+  sz.R = t.num_routers;
+  sz.N = t.num_nodes;
+  sz.P = t.num_ports();
+  sz.V = cfg.vcs;
+  sz.B = cfg.buffer;
+  sz.bins = cfg.latency_bins;
+  sz.batches = cfg.batches;
+  if (sz.N < 2) throw ConfigError("topology: needs at least 2 nodes, got " + std::to_string(sz.N));
+  check_channel_keys(t, cfg);
+  const TrafficTables traffic_tables = choose_pattern(t, cfg, prm, sz);
+  const CompiledWorkload* wl = cfg.workload.get();
+  if (wl) {
+    if (wl->reps != sz.reps || wl->N != sz.N)
+      throw ConfigError("workload: compiled for " + std::to_string(wl->reps) + " replicas of " +
+                        std::to_string(wl->N) + " nodes, the run has " + std::to_string(sz.reps) + " of " +
+                        std::to_string(sz.N));
+    sz.wl_nodes = sz.reps * sz.N;
+    sz.wl_steps = int32_t(wl->step_need.size());
+    sz.wl_msgs = int32_t(wl->msg_dst.size());
+    sz.wl_reps = sz.reps;
+    sz.wl_queues = wl->ni_queues;
+  }
+  const int32_t packet_size = wl ? wl->packet_size : cfg.packet_size;
+
+  // Routing tables.
+  std::vector<uint8_t> dist;
+  const bool dragonfly = dragonfly_tables(t);
+  if (!dragonfly) {
+    if (int64_t(sz.R) * sz.R > (int64_t(1) << 30))
+      throw ConfigError("routing.algorithm: table-based minimal routing needs an R x R distance table; " +
+                        std::to_string(sz.R) + " routers is too many");
+    dist = router_distances(t);
+    if (std::find(dist.begin(), dist.end(), uint8_t(255)) != dist.end())
+      throw ConfigError("topology: the router graph is disconnected");
+    sz.dist_R = sz.R;
+  }
+  std::vector<int32_t> rt_table;
+  choose_routing(t, cfg, dist, prm, rt_table);
+  const RoutingInfo& routing = routing_info(prm.routing);
+  sz.rt_len = int32_t(rt_table.size());
+  if (!cfg.deadlock_avoidance) prm.vc_classes = 1;
+  // Adaptive choices sense local output queues (port_congestion): the routings that declare
+  // it, and the adaptive global-link choice of every dragonfly routing (dragonfly_links.cuh).
+  if (std::string(routing.sensing) != "none" || (dragonfly && prm.selection == Selection::Adaptive))
+    sz.demand_P = sz.P;
+  if (prm.snapshot_period > 0) sz.snap_P = sz.P;  // UGAL-G: the congestion snapshot (routing/snapshot.cuh)
+  prm.sa_iterations = cfg.sa_iterations;
+  if (t.max_radix() > kMaxRadix)
+    throw ConfigError("topology: a router has " + std::to_string(t.max_radix()) + " ports; the engine's switch "
+                      "allocator handles at most " + std::to_string(kMaxRadix));
+  if (sz.V < prm.vc_classes)
+    throw ConfigError("router.vcs: routing \"" + cfg.algorithm + "\"" +
+                      (std::string(routing.table) == "df_groups" ? (prm.valiant_any ? " (any)" : " (restricted)") : "") +
+                      " on " + t.kind + " needs at least " +
+                      std::to_string(prm.vc_classes) + " VCs (one per deadlock-avoidance class), got " +
+                      std::to_string(sz.V));
+  if (dragonfly) {
+    sz.df_G = int32_t(t.attrs.at("groups"));
+    sz.df_a = int32_t(t.attrs.at("a"));
+    sz.df_links = int32_t(t.tables.at("gateway_ports").size());
+  }
+
+  // Packet slots per node: enough for every flit the network can buffer per node, so sources
+  // rarely wait for a slot; stalls are counted and reported when they happen.
+  int64_t S = cfg.packet_slots;
+  if (S == 0) {
+    int64_t per_node = int64_t(sz.P) * sz.V * sz.B / sz.N / packet_size + 16;
+    S = 16;
+    while (S < per_node && S < 1024) S *= 2;
+  }
+  if (int64_t(sz.N) * S >= (int64_t(1) << 31))
+    throw ConfigError("sim.packet_slots: nodes x packet slots must stay below 2^31");
+  sz.S = int32_t(S);
+
+  prm.warmup = cfg.warmup;
+  prm.measure = cfg.measure;
+  prm.packet_size = cfg.packet_size;
+  prm.size_span = cfg.packet_size_max > 0 ? cfg.packet_size_max - cfg.packet_size : 0;
+  double on_fraction = 1.0;  // long-run fraction of cycles an on/off source is on
+  if (cfg.injection == "onoff" && !wl) {
+    auto x32 = [](double q) { return uint32_t(std::min(4294967295.0, std::floor(q * 4294967296.0 + 0.5))); };
+    prm.injection = InjectionKind::OnOff;
+    prm.burst_alpha = x32(1.0 / cfg.burst_off);
+    prm.burst_beta = x32(1.0 / cfg.burst_on);
+    on_fraction = double(prm.burst_alpha) / (double(prm.burst_alpha) + double(prm.burst_beta));
+    sz.onoff_N = sz.reps * sz.N;
+  }
+  if (wl) {  // every packet is measured: the window spans the whole run
+    prm.workload = true;
+    prm.wl_packet_size = wl->packet_size;
+    prm.warmup = 0;
+    prm.measure = int64_t(1) << 62;
+  }
+
+  // Channel rings: a port's input ring is fed by the peer's output (router latency + channel
+  // latency) or by its node (terminal latency); credits travel back with the channel latency.
+  const int32_t term_lat = channel_latency(t, cfg, 0);
+  std::vector<int32_t> fring_delay(sz.P), cring_delay(sz.P);
+  for (int gp = 0; gp < sz.P; ++gp) {
+    const int32_t lat = channel_latency(t, cfg, t.port_class[gp]);
+    const bool terminal = t.peer_port[gp] < 0;
+    fring_delay[gp] = terminal ? term_lat : cfg.router_latency + lat;
+    cring_delay[gp] = terminal ? 0 : lat;  // terminal ports get no credits back (sinks always accept)
+  }
+  auto lengths = [](const std::vector<int32_t>& delay) {  // smallest power of two > delay
+    std::vector<int32_t> len(delay.size());
+    for (size_t i = 0; i < delay.size(); ++i)
+      for (len[i] = 1; len[i] <= delay[i];) len[i] *= 2;
+    return len;
+  };
+  auto offsets = [](const std::vector<int32_t>& len, int32_t& total) {
+    std::vector<int32_t> off(len.size());
+    int64_t sum = 0;
+    for (size_t i = 0; i < len.size(); ++i) off[i] = int32_t(sum), sum += len[i];
+    if (sum >= (int64_t(1) << 31)) throw ConfigError("channels.latency: channel rings exceed 2^31 slots");
+    total = int32_t(sum);
+    return off;
+  };
+  std::vector<int32_t> ering_delay(sz.N, cfg.router_latency + term_lat), nicring_delay(sz.N, term_lat);
+  std::vector<int32_t> fring_len = lengths(fring_delay), cring_len = lengths(cring_delay);
+  std::vector<int32_t> ering_len = lengths(ering_delay), nicring_len = lengths(nicring_delay);
+  std::vector<int32_t> fring_off = offsets(fring_len, sz.fring_total);
+  std::vector<int32_t> cring_off = offsets(cring_len, sz.cring_total);
+  std::vector<int32_t> ering_off = offsets(ering_len, sz.ering_total);
+  std::vector<int32_t> nicring_off = offsets(nicring_len, sz.nicring_total);
+
+  HostState& s = h;
+  s.allocate();
+  s.fring_off = fring_off, s.fring_len = fring_len, s.cring_off = cring_off, s.cring_len = cring_len;
+  s.ering_off = ering_off, s.ering_len = ering_len, s.nicring_off = nicring_off, s.nicring_len = nicring_len;
+  s.fring_delay = fring_delay, s.cring_delay = cring_delay, s.ering_delay = ering_delay;
+  s.nicring_delay = nicring_delay;
+  s.port_offset = t.port_offset;
+  s.port_router = t.port_router;
+  s.peer_port = t.peer_port;
+  s.port_node = t.port_node;
+  s.node_port = t.node_port;
+  if (dragonfly) {
+    s.df_gw_offset = t.tables.at("gateway_offset");
+    s.df_gw_ports = t.tables.at("gateway_ports");
+    s.df_local_port = t.tables.at("local_port");
+    s.df_local_links = t.tables.at("local_links");
+  }
+  s.dist = std::move(dist);
+  s.rt_table = std::move(rt_table);
+
+  for (int r = 0; r < sz.reps; ++r) {
+    s.rep_seed[r] = cfg.seeds[r];
+    // Packets per node per cycle: the load over the mean packet size (an on/off source creates
+    // only while on, at the rate that gives the same mean).
+    const double mean_size = cfg.packet_size + 0.5 * prm.size_span;
+    const double p = cfg.loads[r] / mean_size / on_fraction;
+    if (p > 1.0 + 1e-9)
+      throw ConfigError("traffic.load: " + std::to_string(cfg.loads[r]) + " flits/node/cycle with on/off bursts (on " +
+                        std::to_string(on_fraction) + " of the time) needs " + std::to_string(p) +
+                        " packets/cycle while on, more than 1; raise traffic.burst_on, lower traffic.burst_off or "
+                        "use larger packets");
+    s.rep_threshold[r] = uint64_t(std::llround(std::min(1.0, p) * 4294967296.0));
+    fill_traffic_table(cfg, prm, sz, cfg.seeds[r], traffic_tables, s.tr_table.data() + (long long)r * sz.tr_len);
+  }
+  std::fill(s.fring.begin(), s.fring.end(), kNoFlit);
+  std::fill(s.ering.begin(), s.ering.end(), kNoFlit);
+  std::fill(s.cring.begin(), s.cring.end(), -1);
+  std::fill(s.nicring.begin(), s.nicring.end(), -1);
+  std::fill(s.ivc_out_port.begin(), s.ivc_out_port.end(), -1);
+  std::fill(s.ivc_out_vc.begin(), s.ivc_out_vc.end(), -1);
+  std::fill(s.ovc_owner.begin(), s.ovc_owner.end(), -1);
+  std::fill(s.ovc_credits.begin(), s.ovc_credits.end(), sz.B);
+  std::fill(s.ni_credits.begin(), s.ni_credits.end(), sz.B);
+  std::fill(s.ni_pid.begin(), s.ni_pid.end(), -1);
+  std::fill(s.ni_vc.begin(), s.ni_vc.end(), -1);
+  std::fill(s.pk_free_at.begin(), s.pk_free_at.end(), -1);  // free since before cycle 0
+  for (int r = 0; r < sz.reps && sz.onoff_N; ++r)
+    for (int n = 0; n < sz.N; ++n)
+      s.ni_on[size_t(r) * sz.N + n] = s.ni_scan_on[size_t(r) * sz.N + n] =
+          burst_initial(cfg.seeds[r], prm.burst_alpha, prm.burst_beta, n);
+  if (wl) init_workload_state(*wl, s);
+  return h;
+}
+
+}  // namespace flitsim

@@ -1,0 +1,153 @@
+#include "routing_choice.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "cuda/routing/dispatch.cuh"  // the classes functions next to each routing
+
+namespace flitsim {
+
+const std::vector<RoutingInfo>& routing_registry() {
+  static const std::vector<RoutingInfo> r = {
+#define FLITSIM_ROUTING_INFO(Kind, id, alg, family, header, route_fn, classes_fn, eject, sensing, table, routes) \
+  {RoutingKind::Kind, #Kind, alg, #family, header, #eject, #sensing, #table, #routes, &classes_fn},
+      FLITSIM_ROUTINGS(FLITSIM_ROUTING_INFO)
+#undef FLITSIM_ROUTING_INFO
+  };
+  return r;
+}
+
+const RoutingInfo& routing_info(RoutingKind kind) {
+  for (const RoutingInfo& i : routing_registry())
+    if (i.kind == kind) return i;
+  throw std::logic_error("routing kind missing from the registry");
+}
+
+bool dragonfly_tables(const Topology& t) { return t.kind == "dragonfly" && t.tables.count("gateway_offset"); }
+
+bool family_fits(const std::string& family, const Topology& t) {
+  if (family == "Dragonfly") return dragonfly_tables(t);
+  if (family == "Hyperx") return t.kind == "hyperx";
+  if (family == "Tree") return t.kind == "fattree" || t.kind == "xgft";
+  return !dragonfly_tables(t);  // Table: the all-pairs distance table
+}
+
+std::vector<std::string> supported_algorithms(const Topology& t) {
+  std::vector<std::string> names;
+  for (const RoutingInfo& i : routing_registry())
+    if (family_fits(i.family, t)) names.push_back(i.algorithm);
+  return names;
+}
+
+namespace {
+
+// HyperX tables for the coordinate routings, in the layout of cuda/routing/hyperx_common.cuh.
+std::vector<int32_t> hyperx_rt_table(const Topology& t, const std::string& algorithm) {
+  const Params where("routing");
+  const std::vector<int32_t>& W = t.tables.at("widths");
+  const std::vector<int32_t>& gap = t.tables.at("gap");
+  const int32_t D = int32_t(W.size());
+  for (int32_t d = 0; d < D; ++d)
+    if (gap[d] != 1)
+      where.fail("algorithm", "\"" + algorithm + "\" needs every HyperX dimension fully connected (gap 1), got gap " +
+                                  std::to_string(gap[d]) + " in dimension " + std::to_string(d) +
+                                  "; use min, valiant or ugal on express meshes");
+  if (D > 64) where.fail("algorithm", "\"" + algorithm + "\" supports at most 64 dimensions");
+  const std::vector<int32_t>& off = t.tables.at("dim_offset");
+  const std::vector<int32_t>& ports = t.tables.at("dim_port");
+  std::vector<int32_t> rt{D, off[D]};
+  rt.insert(rt.end(), W.begin(), W.end());
+  int32_t stride = 1;
+  for (int32_t d = 0; d < D; ++d) rt.push_back(stride), stride *= W[d];
+  const std::vector<int32_t>& trunk = t.tables.at("trunking");
+  rt.insert(rt.end(), trunk.begin(), trunk.end());
+  rt.insert(rt.end(), off.begin(), off.end());
+  rt.insert(rt.end(), ports.begin(), ports.end());
+  return rt;
+}
+
+// Valiant intermediates: routers with terminals, then each router's position among them.
+std::vector<int32_t> terminal_router_table(const Topology& t, const std::string& algorithm) {
+  std::vector<int32_t> list, pos(t.num_routers, -1);
+  for (int32_t r = 0; r < t.num_routers; ++r)
+    for (int32_t gp = t.port_offset[r]; gp < t.port_offset[r + 1]; ++gp)
+      if (t.port_node[gp] >= 0) {
+        pos[r] = int32_t(list.size());
+        list.push_back(r);
+        break;
+      }
+  if (list.size() < 3)
+    Params("routing").fail("algorithm", "\"" + algorithm + "\" needs at least 3 routers with terminals, got " +
+                                            std::to_string(list.size()));
+  list.insert(list.end(), pos.begin(), pos.end());
+  return list;
+}
+
+const RoutingInfo& find_routing(const Topology& t, const std::string& alg) {
+  for (const RoutingInfo& i : routing_registry())
+    if (i.algorithm == alg && family_fits(i.family, t)) return i;
+  std::string list;
+  for (const auto& a : supported_algorithms(t)) list += (list.empty() ? "" : ", ") + a;
+  Params("routing").fail("algorithm",
+                         "\"" + alg + "\" is not supported on " + t.kind + " (" + t.kind + " supports: " + list + ")");
+}
+
+}  // namespace
+
+void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vector<uint8_t>& dist,
+                    SimParams& prm, std::vector<int32_t>& rt_table) {
+  const Params where("routing");
+  const std::string& alg = cfg.algorithm;
+  const RoutingInfo& info = find_routing(t, alg);
+  const std::string family = info.family, table = info.table, sensing = info.sensing;
+  const bool dragonfly = family == "Dragonfly";
+  const bool valiant = alg == "valiant";
+  const bool ugal = alg == "ugal" || alg == "ugal-g" || alg == "par";  // the UGAL family: cost rule, candidates, offset
+  if (!cfg.valiant.empty() && (valiant || ugal) && !dragonfly)
+    where.fail("valiant", "only applies to dragonflies (generic Valiant on " + t.kind +
+                              " draws any router with terminals); leave it unset");
+  // Selection: random per packet and hop unless adaptive; up*/down* defaults to D-mod-k.
+  const std::string& sel = cfg.selection;
+  if (sel == "dmodk" && alg != "updown")
+    where.fail("selection", "\"dmodk\" only applies to algorithm \"updown\" (trees), not \"" + alg + "\"");
+  prm.selection = sel == "adaptive" ? Selection::Adaptive
+                  : (sel == "dmodk" || (sel.empty() && alg == "updown")) ? Selection::DModK
+                                                                         : Selection::Oblivious;
+  // UGAL-L and the weighted HyperX routings (fixed point, see SimParams).
+  prm.n_indirect = cfg.n_indirect > 0 ? cfg.n_indirect : dragonfly ? 1 : 4;
+  prm.penalty_x256 = int32_t(std::llround(cfg.penalty * 256.0));
+  prm.ugal_cost = cfg.cost == "hops" ? UgalCost::Hops : cfg.cost == "booksim" ? UgalCost::BookSim : UgalCost::Queue;
+  // Non-minimal bias: BookSim's 30 flits for its rule; 4 flits for the weighted HyperX routings,
+  // which with 0 (SuperSim's setting) deroute at low load on the few flits a busy port always
+  // has in flight (docs/routing.md); 0 for the other UGAL rules (P3's formulas).
+  const bool weighted = alg == "clos-ad" || alg == "dimwar" || alg == "omniwar";
+  prm.ugal_offset = cfg.offset >= 0 ? cfg.offset : prm.ugal_cost == UgalCost::BookSim && ugal ? 30 : weighted ? 4 : 0;
+  prm.threshold_x256 = std::llround(cfg.threshold / 100.0 * double(cfg.vcs) * double(cfg.buffer) * 256.0);
+  prm.multi_deroute = cfg.multi_deroute;
+  prm.routing = info.kind;
+  if (sensing == "snapshot") prm.snapshot_period = cfg.snapshot_period;
+
+  ClassInputs in{false, 0, cfg.deroutes, 1};
+  if (table == "df_groups") {
+    if (t.attrs.at("groups") < 3)
+      where.fail("algorithm", "\"" + alg + "\" on a dragonfly needs at least 3 groups, got " +
+                                  std::to_string(t.attrs.at("groups")));
+    prm.valiant_any = in.valiant_any = cfg.valiant == "any";
+  } else if (table == "hx_coords") {
+    rt_table = hyperx_rt_table(t, alg);
+    in.dims = rt_table[0];
+  } else if (table == "terminal_routers") {
+    rt_table = terminal_router_table(t, alg);
+  }
+  if (!dragonfly) {
+    int diameter = 0;
+    for (uint8_t d : dist) diameter = std::max<int>(diameter, d);
+    auto it = t.attrs.find("min_vc_classes");
+    in.min_classes = it != t.attrs.end() ? int32_t(it->second) : std::max(1, diameter);
+  }
+  const VcClasses c = info.classes(in);
+  prm.vc_classes = c.vc_classes;
+  prm.phase_classes = c.phase_classes;
+}
+
+}  // namespace flitsim

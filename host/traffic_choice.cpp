@@ -1,0 +1,182 @@
+#include "traffic_choice.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "seeded_random.hpp"
+#include "traffic_maps.hpp"
+
+namespace flitsim {
+
+namespace {
+
+// What a pattern's setup reads and writes.
+struct PatternContext {
+  const Topology& t;
+  const EngineConfig& cfg;
+  SimParams& prm;
+  TrafficTables& tables;
+  const Params where{"traffic"};
+  int64_t N;
+
+  int64_t need_shift() const {
+    if (!cfg.has_shift) where.fail("shift", "is required for pattern \"" + cfg.pattern + "\"");
+    return cfg.shift;
+  }
+  int64_t reduce(int64_t v) const { return ((v % N) + N) % N; }
+  int bits() const {
+    int b = 0;
+    while ((int64_t(1) << b) < N) ++b;
+    return b;
+  }
+  void need_pow2() const {
+    if ((int64_t(1) << bits()) != N)
+      where.fail("pattern", "\"" + cfg.pattern + "\" needs a power-of-two number of nodes, got " + std::to_string(N));
+    prm.pat_bits = bits();
+  }
+};
+
+void setup_uniform(PatternContext& c) { c.prm.pattern = PatternKind::Uniform; }
+void setup_bitcomp(PatternContext& c) { c.prm.pattern = PatternKind::BitComp; }
+void setup_bitrev(PatternContext& c) { c.need_pow2(), c.prm.pattern = PatternKind::BitRev; }
+void setup_shuffle(PatternContext& c) { c.need_pow2(), c.prm.pattern = PatternKind::Shuffle; }
+void setup_transpose(PatternContext& c) {
+  c.need_pow2();
+  if (c.bits() % 2)
+    c.where.fail("pattern", "\"transpose\" needs a number of nodes that is an even power of two (a 2^k x 2^k "
+                            "matrix), got " + std::to_string(c.N));
+  c.prm.pattern = PatternKind::Transpose;
+}
+void setup_tornado(PatternContext& c) { c.prm.pattern = PatternKind::Tornado, c.prm.pat_shift = (c.N + 1) / 2 - 1; }
+void setup_neighbor(PatternContext& c) { c.prm.pattern = PatternKind::Neighbor, c.prm.pat_shift = 1; }
+void setup_shift(PatternContext& c) {
+  c.prm.pattern = PatternKind::Shift;
+  c.prm.pat_shift = c.reduce(c.need_shift());
+  if (c.prm.pat_shift == 0)
+    c.where.fail("shift", "shifts every node onto itself (a multiple of the " + std::to_string(c.N) + " nodes)");
+}
+void setup_group_shift(PatternContext& c) {
+  const Topology& t = c.t;
+  if (t.kind != "dragonfly" || !t.attrs.count("a") || !t.attrs.count("p"))
+    c.where.fail("pattern", "\"group-shift\" needs a dragonfly (groups of a*p nodes), not " + t.kind);
+  const int64_t group_nodes = t.attrs.at("a") * t.attrs.at("p"), m = c.need_shift();
+  c.prm.pattern = PatternKind::GroupShift;
+  c.prm.pat_shift = c.reduce(c.reduce(m) * group_nodes);
+  if (c.prm.pat_shift == 0)
+    c.where.fail("shift", "group-shift by " + std::to_string(m) + " groups maps every group onto itself");
+}
+void setup_randperm(PatternContext& c) { c.prm.pattern = PatternKind::RandPerm; }
+void setup_hotspot(PatternContext& c) {
+  c.prm.pattern = PatternKind::Hotspot;
+  for (int64_t h : c.cfg.hotspots)
+    if (h < 0 || h >= c.N)
+      c.where.fail("hotspots", "rank " + std::to_string(h) + " is outside [0, " + std::to_string(c.N) + ")");
+  c.prm.hot_count = int32_t(c.cfg.hotspots.size());
+  c.prm.hot_all = c.cfg.hotspot_fraction >= 1.0;
+  c.prm.hot_threshold = uint32_t(std::min(4294967295.0, std::floor(c.cfg.hotspot_fraction * 4294967296.0)));
+}
+void setup_worst_case(PatternContext& c) {
+  c.prm.pattern = PatternKind::Table;
+  c.tables.fixed = worst_case_map(c.t, c.where);
+}
+void setup_swap2(PatternContext& c) {
+  const HxShape h = hyperx_shape(c.t, c.where, "swap2");
+  if (h.W.size() < 2 && c.cfg.dims.empty())
+    c.where.fail("pattern", "\"swap2\" needs a hyperx with at least 2 dimensions");
+  const std::vector<int64_t> dims = targeted_dims(c.cfg, c.where, h.W.size(), "swap2", {0, 1});
+  if (dims.size() != 2) c.where.fail("dims", "\"swap2\" takes exactly 2 dimensions (even ranks, odd ranks)");
+  c.prm.pattern = PatternKind::Table;
+  c.tables.fixed = swap2_map(h, dims, c.N);
+}
+void setup_dcr(PatternContext& c) {
+  c.prm.pattern = PatternKind::Table;
+  c.tables.fixed = dcr_map(hyperx_shape(c.t, c.where, "dcr"), c.where, c.N);
+}
+void setup_urb(PatternContext& c) {
+  const HxShape h = hyperx_shape(c.t, c.where, "urb");
+  const std::vector<int64_t> dims = targeted_dims(c.cfg, c.where, h.W.size(), "urb", {});
+  c.prm.pattern = PatternKind::Urb;
+  std::vector<int32_t>& hx = c.tables.hx;
+  hx = {int32_t(h.W.size()), int32_t(h.T)};
+  for (int64_t w : h.W) hx.push_back(int32_t(w));
+  for (size_t d = 0; d < h.W.size(); ++d)
+    hx.push_back(std::find(dims.begin(), dims.end(), int64_t(d)) != dims.end() ? 1 : 0);
+}
+
+// The pattern registry: traffic.pattern name, its setup, whether it reads traffic.dims.
+struct PatternInfo {
+  const char* name;
+  void (*setup)(PatternContext&);
+  bool reads_dims;
+};
+const PatternInfo kPatterns[] = {
+    {"uniform", setup_uniform, false},       {"bitcomp", setup_bitcomp, false},
+    {"bitrev", setup_bitrev, false},         {"transpose", setup_transpose, false},
+    {"shuffle", setup_shuffle, false},       {"tornado", setup_tornado, false},
+    {"neighbor", setup_neighbor, false},     {"randperm", setup_randperm, false},
+    {"shift", setup_shift, false},           {"group-shift", setup_group_shift, false},
+    {"worst-case", setup_worst_case, false}, {"urb", setup_urb, true},
+    {"swap2", setup_swap2, true},            {"dcr", setup_dcr, false},
+    {"hotspot", setup_hotspot, false},
+};
+
+// Uniform random permutation of [0, n) keyed by (seed, purpose).
+std::vector<int32_t> seeded_permutation(int32_t n, uint64_t seed, uint64_t purpose) {
+  return random_permutation(n, seed * 0x9E3779B97F4A7C15ull ^ (purpose * 0xD1B54A32D192ED03ull));
+}
+
+}  // namespace
+
+std::vector<std::string> pattern_names() {
+  std::vector<std::string> names;
+  for (const PatternInfo& p : kPatterns) names.push_back(p.name);
+  return names;
+}
+
+TrafficTables choose_pattern(const Topology& t, const EngineConfig& cfg, SimParams& prm, Sizes& sz) {
+  TrafficTables tables;
+  PatternContext c{t, cfg, prm, tables, Params("traffic"), t.num_nodes};
+  const std::string& pat = cfg.pattern;
+  const PatternInfo* info = nullptr;
+  for (const PatternInfo& p : kPatterns)
+    if (pat == p.name) info = &p;
+  if (!info) c.where.fail("pattern", "unknown pattern \"" + pat + "\"");
+  info->setup(c);
+  if (!cfg.dims.empty() && !info->reads_dims) {
+    std::string readers;
+    for (const PatternInfo& p : kPatterns)
+      if (p.reads_dims) readers += std::string(readers.empty() ? "" : " and ") + "\"" + p.name + "\"";
+    c.where.fail("dims", "is only used by the " + readers + " patterns, not \"" + pat + "\"");
+  }
+  // Per-replica table layout.
+  const int64_t N = c.N;
+  int32_t len = 0;
+  if (prm.pattern == PatternKind::RandPerm || prm.pattern == PatternKind::Table) prm.tr_perm = len, len += int32_t(N);
+  if (prm.pattern == PatternKind::Urb) prm.tr_hx = len, len += int32_t(tables.hx.size());
+  if (cfg.placement == "random" && prm.pattern != PatternKind::Uniform) {
+    prm.tr_rank = len, len += int32_t(N);
+    prm.tr_node = len, len += int32_t(N);
+  }
+  if (prm.pattern == PatternKind::Hotspot) prm.tr_hot = len, len += prm.hot_count;
+  sz.tr_len = len;
+  return tables;
+}
+
+void fill_traffic_table(const EngineConfig& cfg, const SimParams& prm, const Sizes& sz, uint64_t seed,
+                        const TrafficTables& tables, int32_t* tab) {
+  const int32_t N = sz.N;
+  if (prm.pattern == PatternKind::Table) std::copy(tables.fixed.begin(), tables.fixed.end(), tab + prm.tr_perm);
+  if (prm.tr_hx >= 0) std::copy(tables.hx.begin(), tables.hx.end(), tab + prm.tr_hx);
+  if (prm.pattern == PatternKind::RandPerm) {
+    std::vector<int32_t> perm = seeded_permutation(N, seed, 1);
+    std::copy(perm.begin(), perm.end(), tab + prm.tr_perm);
+  }
+  if (prm.tr_rank >= 0) {
+    std::vector<int32_t> node_of = seeded_permutation(N, seed, 2);  // rank -> node
+    for (int32_t k = 0; k < N; ++k) tab[prm.tr_node + k] = node_of[k], tab[prm.tr_rank + node_of[k]] = k;
+  }
+  if (prm.tr_hot >= 0)
+    for (int32_t i = 0; i < prm.hot_count; ++i) tab[prm.tr_hot + i] = int32_t(cfg.hotspots[i]);
+}
+
+}  // namespace flitsim

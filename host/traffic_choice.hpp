@@ -1,0 +1,32 @@
+// The host side of the traffic patterns: the pattern registry (traffic.pattern name -> setup),
+// the pattern's parameters in SimParams and the per-replica traffic table it reads on the
+// device (cuda/traffic/patterns.cuh).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cuda/state.cuh"
+#include "engine_config.hpp"
+#include "topology.hpp"
+
+namespace flitsim {
+
+// traffic.pattern names, in registry order.
+std::vector<std::string> pattern_names();
+
+// The tables a pattern fills once (the same for every replica).
+struct TrafficTables {
+  std::vector<int32_t> fixed;  // rank -> rank map (PatternKind::Table)
+  std::vector<int32_t> hx;     // urb: [D, T, widths[D], targeted[D]]
+};
+
+// Sets prm.pattern and its parameters, the table layout (prm.tr_*, sz.tr_len) and returns the
+// fixed tables. Throws ConfigError naming the traffic key for unsupported combinations.
+TrafficTables choose_pattern(const Topology& t, const EngineConfig& cfg, SimParams& prm, Sizes& sz);
+
+// Fills one replica's traffic table from its seed.
+void fill_traffic_table(const EngineConfig& cfg, const SimParams& prm, const Sizes& sz, uint64_t seed,
+                        const TrafficTables& tables, int32_t* tab);
+
+}  // namespace flitsim

@@ -1,0 +1,85 @@
+#include "traffic_maps.hpp"
+
+#include "topology_registry.hpp"
+
+namespace flitsim {
+
+HxShape hyperx_shape(const Topology& t, const Params& where, const std::string& pat) {
+  if (t.kind != "hyperx") where.fail("pattern", "\"" + pat + "\" needs a hyperx, not " + t.kind);
+  HxShape h;
+  h.T = t.attrs.at("terminals");
+  const std::vector<int32_t>& w = t.tables.at("widths");
+  h.W.assign(w.begin(), w.end());
+  return h;
+}
+
+std::vector<int64_t> targeted_dims(const EngineConfig& cfg, const Params& where, size_t D,
+                                   const std::string& pat, std::vector<int64_t> def) {
+  std::vector<int64_t> dims = cfg.dims.empty() ? def : cfg.dims;
+  if (dims.empty()) where.fail("dims", "is required for pattern \"" + pat + "\" (a list of HyperX dimensions)");
+  std::vector<bool> seen(D, false);
+  for (int64_t d : dims) {
+    if (d < 0 || d >= int64_t(D))
+      where.fail("dims", "dimension " + std::to_string(d) + " is outside [0, " + std::to_string(D) + ")");
+    if (seen[size_t(d)]) where.fail("dims", "dimension " + std::to_string(d) + " is listed twice");
+    seen[size_t(d)] = true;
+  }
+  return dims;
+}
+
+// Swap-2 (P4 S2; TARGETS §3.5 item 1): even ranks move in dims[0], odd ranks in dims[1];
+// the coordinate is half-swapped, c -> c + ⌈W/2⌉ if c < ⌊W/2⌋ else c − ⌈W/2⌉ (an odd width's
+// middle coordinate stays); the terminal index is kept.
+std::vector<int32_t> swap2_map(const HxShape& h, const std::vector<int64_t>& dims, int64_t N) {
+  std::vector<int32_t> m(static_cast<size_t>(N));
+  for (int64_t k = 0; k < N; ++k) {
+    int64_t t;
+    std::vector<int64_t> x = h.split(k, t);
+    const size_t d = size_t(dims[size_t(k % 2)]);
+    const int64_t W = h.W[d], lo = W / 2, hi = (W + 1) / 2;
+    if (x[d] < lo) x[d] += hi;
+    else if (x[d] >= hi) x[d] -= hi;
+    m[size_t(k)] = int32_t(h.join(t, x));
+  }
+  return m;
+}
+
+// Dimension complement reverse (P4 DCR; TARGETS §3.5 item 1), any number D of dimensions:
+// x'_d = W − 1 − x_(D−1−d), terminal kept; needs W_d = W_(D−1−d).
+std::vector<int32_t> dcr_map(const HxShape& h, const Params& where, int64_t N) {
+  const size_t D = h.W.size();
+  for (size_t d = 0; d < D; ++d)
+    if (h.W[d] != h.W[D - 1 - d])
+      where.fail("pattern", "\"dcr\" needs widths that read the same reversed (W_d = W_(D-1-d)), got width " +
+                                std::to_string(h.W[d]) + " in dimension " + std::to_string(d) + " and " +
+                                std::to_string(h.W[D - 1 - d]) + " in dimension " + std::to_string(D - 1 - d));
+  std::vector<int32_t> m(static_cast<size_t>(N));
+  for (int64_t k = 0; k < N; ++k) {
+    int64_t t;
+    const std::vector<int64_t> x = h.split(k, t);
+    std::vector<int64_t> y(D);
+    for (size_t d = 0; d < D; ++d) y[d] = h.W[d] - 1 - x[D - 1 - d];
+    m[size_t(k)] = int32_t(h.join(t, y));
+  }
+  return m;
+}
+
+std::vector<int32_t> shift_map(int64_t N, int64_t shift) {
+  std::vector<int32_t> m(static_cast<size_t>(N));
+  for (int64_t k = 0; k < N; ++k) m[size_t(k)] = int32_t((k + shift) % N);
+  return m;
+}
+
+
+std::vector<int32_t> worst_case_map(const Topology& t, const Params& where) {
+  const WorstCaseFn fn = worst_case_of(t.kind);
+  std::vector<int32_t> m = fn ? fn(t) : std::vector<int32_t>();
+  if (m.empty()) {
+    std::string kinds;
+    for (const std::string& k : worst_case_kinds()) kinds += (kinds.empty() ? "" : ", ") + k;
+    where.fail("pattern", "\"worst-case\" is not defined for " + t.kind + " (defined for " + kinds + ")");
+  }
+  return m;
+}
+
+}  // namespace flitsim

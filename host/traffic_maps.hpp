@@ -1,0 +1,45 @@
+// Fixed destination maps of the traffic patterns (rank -> rank, computed on the host):
+// HyperX coordinate maps (swap2, dcr) and each topology's worst case for minimal routing.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine_config.hpp"
+#include "params.hpp"
+#include "topology.hpp"
+
+namespace flitsim {
+
+// HyperX rank coordinates (host/topologies/hyperx.cpp: rank = t + T·(x_0 + W_0·(x_1 + …))).
+struct HxShape {
+  int64_t T = 1;
+  std::vector<int64_t> W;
+  std::vector<int64_t> split(int64_t k, int64_t& t) const {
+    t = k % T;
+    k /= T;
+    std::vector<int64_t> x(W.size());
+    for (size_t d = 0; d < W.size(); ++d) x[d] = k % W[d], k /= W[d];
+    return x;
+  }
+  int64_t join(int64_t t, const std::vector<int64_t>& x) const {
+    int64_t r = 0;
+    for (size_t d = W.size(); d-- > 0;) r = r * W[d] + x[d];
+    return t + T * r;
+  }
+};
+
+// The HyperX rank shape of t; fails naming traffic.pattern `pat` on other topologies.
+HxShape hyperx_shape(const Topology& t, const Params& where, const std::string& pat);
+// traffic.dims checked against D; `def` when unset.
+std::vector<int64_t> targeted_dims(const EngineConfig& cfg, const Params& where, size_t D,
+                                   const std::string& pat, std::vector<int64_t> def);
+std::vector<int32_t> swap2_map(const HxShape& h, const std::vector<int64_t>& dims, int64_t N);
+std::vector<int32_t> dcr_map(const HxShape& h, const Params& where, int64_t N);
+// Rank k -> k + shift (mod N).
+std::vector<int32_t> shift_map(int64_t N, int64_t shift);
+// The topology's adversarial pattern for minimal routing (docs/traffic.md "worst-case"): the
+// map its kind registered (FLITSIM_REGISTER_WORST_CASE, next to each builder).
+std::vector<int32_t> worst_case_map(const Topology& t, const Params& where);
+
+}  // namespace flitsim
