@@ -3,6 +3,9 @@
 // array by array.
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <cub/device/device_segmented_reduce.cuh>
+
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -36,6 +39,8 @@ class CudaBackend : public Backend {
     FLITSIM_STATE_ARRAYS(FLITSIM_FREE)
 #undef FLITSIM_FREE
     for (auto& [n, exec] : graphs_) cudaGraphExecDestroy(exec);
+    for (void* p : {(void*)offsets_dev_, (void*)counters_dev_, temp_dev_})
+      if (p) cudaFree(p);
     if (t_dev_) cudaFree(t_dev_);
     if (stream_) cudaStreamDestroy(stream_);
   }
@@ -55,6 +60,7 @@ class CudaBackend : public Backend {
 #define FLITSIM_UP(type, name, count) to_device(dev_.name, h.name);
     FLITSIM_STATE_ARRAYS(FLITSIM_UP)
 #undef FLITSIM_UP
+    prepare_counters();
   }
   void run(long long t0, long long n) override {
     const int R = dev_.sz.R, reps = dev_.sz.reps;
@@ -90,18 +96,25 @@ class CudaBackend : public Backend {
     check(cudaGetLastError(), "cycle kernel launch");
     check(cudaStreamSynchronize(stream_), "cycle kernels");
   }
+  // The driver's counters: one CUB segmented reduction per counter (a segment per replica)
+  // into counters_dev_, then one copy of kCounters × reps values.
   void sync_counters(HostState& h) override {
-    to_host(h.node_tagged_created, dev_.node_tagged_created);
-    to_host(h.node_tagged_delivered, dev_.node_tagged_delivered);
-    to_host(h.node_created_flits, dev_.node_created_flits);
-    to_host(h.node_ejected_flits, dev_.node_ejected_flits);
-    to_host(h.ivc_count, dev_.ivc_count);
-    to_host(h.port_last_move, dev_.port_last_move);
-    to_host(h.rep_sums, dev_.rep_sums);
-    if (h.sz.wl_reps) {  // workload end: foreground finished and the network empty
-      to_host(h.wl_fg_end, dev_.wl_fg_end);
-      to_host(h.node_flits_sent, dev_.node_flits_sent);
-      to_host(h.node_flits_received, dev_.node_flits_received);
+    const int reps = dev_.sz.reps;
+    int k = 0;
+#define FLITSIM_DEVICE_REDUCE(field, array, stride, first, length, op) \
+    reduce_counter(CounterOp::op, dev_.array, k++, reps);
+    FLITSIM_DRIVER_COUNTERS(FLITSIM_DEVICE_REDUCE)
+#undef FLITSIM_DEVICE_REDUCE
+    std::vector<long long> flat(size_t(kCounters) * reps);
+    check(cudaMemcpyAsync(flat.data(), counters_dev_, flat.size() * sizeof(long long), cudaMemcpyDeviceToHost, stream_),
+          "counters download");
+    check(cudaStreamSynchronize(stream_), "counters");
+    h.counters.assign(size_t(reps), ReplicaCounters{});
+    for (int rep = 0; rep < reps; ++rep) {
+      k = 0;
+#define FLITSIM_UNPACK(field, array, stride, first, length, op) h.counters[rep].field = flat[size_t(k++) * reps + rep];
+      FLITSIM_DRIVER_COUNTERS(FLITSIM_UNPACK)
+#undef FLITSIM_UNPACK
     }
   }
   void download(HostState& h) override {
@@ -111,6 +124,53 @@ class CudaBackend : public Backend {
   }
 
  private:
+  static constexpr int kCounters = 0
+#define FLITSIM_COUNT(...) +1
+      FLITSIM_DRIVER_COUNTERS(FLITSIM_COUNT)
+#undef FLITSIM_COUNT
+      ;
+
+  // Segment offsets of every counter (begin, end per replica) and CUB's scratch, made once.
+  void prepare_counters() {
+    const Sizes& sz = dev_.sz;
+    std::vector<long long> offsets;
+#define FLITSIM_OFFSETS(field, array, stride, first, length, op)              \
+    for (int rep = 0; rep < sz.reps; ++rep) offsets.push_back((long long)rep * (stride) + (first)); \
+    for (int rep = 0; rep < sz.reps; ++rep) offsets.push_back((long long)rep * (stride) + (first) + (length));
+    FLITSIM_DRIVER_COUNTERS(FLITSIM_OFFSETS)
+#undef FLITSIM_OFFSETS
+    to_device(offsets_dev_, offsets);
+    check(cudaMalloc(&counters_dev_, sizeof(long long) * kCounters * sz.reps + 1), "cudaMalloc");
+    check(cudaMemset(counters_dev_, 0, sizeof(long long) * kCounters * sz.reps), "cudaMemset");
+    size_t need = 0;
+    int k = 0;
+#define FLITSIM_TEMP(field, array, stride, first, length, op) need = std::max(need, temp_bytes(CounterOp::op, dev_.array, k++, sz.reps));
+    FLITSIM_DRIVER_COUNTERS(FLITSIM_TEMP)
+#undef FLITSIM_TEMP
+    temp_bytes_ = need;
+    check(cudaMalloc(&temp_dev_, temp_bytes_ + 1), "cudaMalloc");
+  }
+  const long long* seg_begin(int k, int reps) const { return offsets_dev_ + size_t(k) * 2 * reps; }
+  const long long* seg_end(int k, int reps) const { return seg_begin(k, reps) + reps; }
+  template <class T>
+  size_t temp_bytes(CounterOp op, const T* in, int k, int reps) {
+    size_t bytes = 0;
+    if (op == CounterOp::Max)
+      check(cub::DeviceSegmentedReduce::Max(nullptr, bytes, in, counters_dev_, reps, seg_begin(k, reps), seg_end(k, reps), stream_), "CUB");
+    else
+      check(cub::DeviceSegmentedReduce::Sum(nullptr, bytes, in, counters_dev_, reps, seg_begin(k, reps), seg_end(k, reps), stream_), "CUB");
+    return bytes;
+  }
+  template <class T>
+  void reduce_counter(CounterOp op, const T* in, int k, int reps) {
+    size_t bytes = temp_bytes_;
+    long long* out = counters_dev_ + size_t(k) * reps;  // empty segments (unused arrays) sum to 0
+    if (op == CounterOp::Max)
+      check(cub::DeviceSegmentedReduce::Max(temp_dev_, bytes, in, out, reps, seg_begin(k, reps), seg_end(k, reps), stream_), "CUB");
+    else
+      check(cub::DeviceSegmentedReduce::Sum(temp_dev_, bytes, in, out, reps, seg_begin(k, reps), seg_end(k, reps), stream_), "CUB");
+  }
+
   // The schedule `auto` picks until GPU measurements say otherwise (docs/gpu.md).
   static constexpr CudaSchedule kAutoSchedule = CudaSchedule::Block;
 
@@ -133,6 +193,10 @@ class CudaBackend : public Backend {
 
   CudaSchedule schedule_;
   SimView dev_{};
+  long long* offsets_dev_ = nullptr;   // counter segments (prepare_counters)
+  long long* counters_dev_ = nullptr;  // kCounters × reps reduced values
+  void* temp_dev_ = nullptr;           // CUB scratch
+  size_t temp_bytes_ = 0;
   cudaStream_t stream_ = nullptr;
   long long* t_dev_ = nullptr;  // the cycle the graph schedule's kernels simulate
   std::map<long long, cudaGraphExec_t> graphs_;

@@ -263,6 +263,30 @@ struct SimParams {
 #define FLITSIM_STATE_INITIAL(X) \
   X(sa_grant, -1) X(sa_accept, -1) X(sa_match, -1) X(sa_req_vc, -1)
 
+// What the driver reads between chunks (delivery, watchdog, workload end), per replica: each a
+// reduction (Sum or Max) of entries [first, first + length) of one state array's replica slice
+// of `stride` entries. Backends reduce where the state lives: the CUDA backend with CUB
+// segmented reductions, copying reps values per counter instead of whole N- and P·V-sized
+// arrays.  X(field, array, stride, first, length, op)
+enum class CounterOp { Sum, Max };
+#define FLITSIM_DRIVER_COUNTERS(X)                                                        \
+  X(tagged_created, node_tagged_created, sz.N, 0, sz.N, Sum)                             \
+  X(tagged_delivered, node_tagged_delivered, sz.N, 0, sz.N, Sum)                         \
+  X(created_flits, node_created_flits, sz.N, 0, sz.N, Sum)                               \
+  X(ejected_flits, node_ejected_flits, sz.N, 0, sz.N, Sum)                               \
+  X(flits_sent, node_flits_sent, sz.N, 0, sz.N, Sum)                                     \
+  X(flits_received, node_flits_received, sz.N, 0, sz.N, Sum)                             \
+  X(buffered_flits, ivc_count, (long long)sz.P * sz.V, 0, (long long)sz.P * sz.V, Sum)   \
+  X(last_move, port_last_move, sz.P, 0, sz.P, Max)                                       \
+  X(route_failures, rep_sums, kRepSums, kRouteFailures, 1, Sum)                          \
+  X(foreground_end, wl_fg_end, (sz.wl_reps ? 1 : 0), 0, (sz.wl_reps ? 1 : 0), Sum)
+
+struct ReplicaCounters {
+#define FLITSIM_COUNTER_FIELD(field, array, stride, first, length, op) long long field = 0;
+  FLITSIM_DRIVER_COUNTERS(FLITSIM_COUNTER_FIELD)
+#undef FLITSIM_COUNTER_FIELD
+};
+
 // What the phase functions see: sizes, parameters and one raw pointer per array.
 struct SimView {
   Sizes sz;

@@ -53,7 +53,7 @@ class CpuBackend : public Backend {
       for (int i = 0; i < items; ++i) router_cycle(s, i / R, i % R, t);
     }
   }
-  void sync_counters(HostState&) override {}  // the state already lives in h
+  void sync_counters(HostState& h) override { h.reduce_counters(); }  // the state lives in h
   void download(HostState&) override {}
 
  private:

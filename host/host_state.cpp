@@ -1,6 +1,7 @@
 #include "host_state.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 namespace flitsim {
 
@@ -21,6 +22,21 @@ SimView HostState::view() {
   FLITSIM_STATE_ARRAYS(FLITSIM_POINT)
 #undef FLITSIM_POINT
   return v;
+}
+
+void HostState::reduce_counters() {
+  counters.assign(size_t(sz.reps), ReplicaCounters{});
+  for (int rep = 0; rep < sz.reps; ++rep) {
+#define FLITSIM_REDUCE(field, array, stride, first, length, op)                          \
+  if ((long long)(length) > 0) {                                                          \
+    auto begin = array.begin() + (long long)rep * (stride) + (first);                     \
+    counters[rep].field = CounterOp::op == CounterOp::Max                                 \
+                              ? (long long)*std::max_element(begin, begin + (length))     \
+                              : std::accumulate(begin, begin + (length), 0LL);            \
+  }
+    FLITSIM_DRIVER_COUNTERS(FLITSIM_REDUCE)
+#undef FLITSIM_REDUCE
+  }
 }
 
 size_t HostState::bytes() const {

@@ -16,6 +16,11 @@ struct HostState {
   FLITSIM_STATE_ARRAYS(FLITSIM_HOST_FIELD)
 #undef FLITSIM_HOST_FIELD
 
+  // The driver's per-replica counters, refreshed by Backend::sync_counters.
+  std::vector<ReplicaCounters> counters;
+  // Computes `counters` from the arrays held here (the CPU backend; tests of the CUDA one).
+  void reduce_counters();
+
   // Resizes every array to its count (zero-filled).
   void allocate();
   // Raw pointers into this object's vectors.

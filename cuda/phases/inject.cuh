@@ -61,55 +61,53 @@ FLITSIM_HD void start_packet(const SimView& s, int rep, int n, long long t, bool
 
 // One terminal port: its node's source (or program) and network interface.
 FLITSIM_HD void step_inject(const SimView& s, int rep, int gp, long long t) {
-  {
-    const int n = s.port_node[gp];
-    if (n < 0) return;
-    const long long ni = s.nn(rep, n);
-    if (s.prm.workload) {
-      wl_advance(s, rep, n, t);
-      if (s.ni_pid[ni] < 0) wl_start_packet(s, rep, n, t);
+  const int n = s.port_node[gp];
+  if (n < 0) return;
+  const long long ni = s.nn(rep, n);
+  if (s.prm.workload) {
+    wl_advance(s, rep, n, t);
+    if (s.ni_pid[ni] < 0) wl_start_packet(s, rep, n, t);
+  } else {
+    bool created_now, on_prev = true;
+    if (s.prm.injection == InjectionKind::OnOff) {  // advance the source's chain to t
+      on_prev = s.ni_on[ni];
+      const bool on = burst_next(s, rep, n, t, on_prev);
+      s.ni_on[ni] = on;
+      created_now = on && creates_packet(s, rep, n, t);
     } else {
-      bool created_now, on_prev = true;
-      if (s.prm.injection == InjectionKind::OnOff) {  // advance the source's chain to t
-        on_prev = s.ni_on[ni];
-        const bool on = burst_next(s, rep, n, t, on_prev);
-        s.ni_on[ni] = on;
-        created_now = on && creates_packet(s, rep, n, t);
-      } else {
-        created_now = creates_packet(s, rep, n, t);
-      }
-      if (created_now && s.in_window(t)) {  // offered load, counted at creation
-        const int size = packet_size_of(s, rep, n, t);
-        s.node_created_flits[ni] += size;
-        s.node_batch_created[s.nb(rep, n, t)] += size;
-        s.node_tagged_created[ni] += 1;
-      }
-      if (s.ni_pid[ni] < 0) start_packet(s, rep, n, t, created_now, on_prev);
+      created_now = creates_packet(s, rep, n, t);
     }
-    const int32_t pid = s.ni_pid[ni];
-    if (pid < 0) return;
-    int* credits = &s.ni_credits[ni * s.sz.V];
-    int v = s.ni_vc[ni];
-    if (v < 0) {  // a new packet takes the injection VC with the most free space
-      for (int w = 0; w < s.sz.V; ++w)
-        if (credits[w] > 0 && (v < 0 || credits[w] > credits[v])) v = w;
-      if (v < 0) return;
-      s.ni_vc[ni] = v;
+    if (created_now && s.in_window(t)) {  // offered load, counted at creation
+      const int size = packet_size_of(s, rep, n, t);
+      s.node_created_flits[ni] += size;
+      s.node_batch_created[s.nb(rep, n, t)] += size;
+      s.node_tagged_created[ni] += 1;
     }
-    if (credits[v] == 0) return;
-    const long long k = s.pk(rep, pid);
-    const int sent = s.ni_sent[ni];
-    const bool head = sent == 0, tail = sent == s.pk_size[k] - 1;
-    send_flit_to_port(s, rep, gp, make_flit(pid, v, head, tail), t);
-    credits[v] -= 1;
-    if (head) {
-      s.pk_inject[k] = t;
-      if (s.prm.workload && s.wl_first_inject[ni] < 0) s.wl_first_inject[ni] = t;
-    }
-    s.node_flits_sent[ni] += 1;
-    s.ni_sent[ni] = sent + 1;
-    if (tail) s.ni_pid[ni] = -1;
+    if (s.ni_pid[ni] < 0) start_packet(s, rep, n, t, created_now, on_prev);
   }
+  const int32_t pid = s.ni_pid[ni];
+  if (pid < 0) return;
+  int* credits = &s.ni_credits[ni * s.sz.V];
+  int v = s.ni_vc[ni];
+  if (v < 0) {  // a new packet takes the injection VC with the most free space
+    for (int w = 0; w < s.sz.V; ++w)
+      if (credits[w] > 0 && (v < 0 || credits[w] > credits[v])) v = w;
+    if (v < 0) return;
+    s.ni_vc[ni] = v;
+  }
+  if (credits[v] == 0) return;
+  const long long k = s.pk(rep, pid);
+  const int sent = s.ni_sent[ni];
+  const bool head = sent == 0, tail = sent == s.pk_size[k] - 1;
+  send_flit_to_port(s, rep, gp, make_flit(pid, v, head, tail), t);
+  credits[v] -= 1;
+  if (head) {
+    s.pk_inject[k] = t;
+    if (s.prm.workload && s.wl_first_inject[ni] < 0) s.wl_first_inject[ni] = t;
+  }
+  s.node_flits_sent[ni] += 1;
+  s.ni_sent[ni] = sent + 1;
+  if (tail) s.ni_pid[ni] = -1;
 }
 
 }  // namespace flitsim

@@ -44,39 +44,37 @@ FLITSIM_HD void sink_accept(const SimView& s, int rep, int n, flit_t f, long lon
 
 // One port: its input channel and credit channel (or its node's sink and interface credits).
 FLITSIM_HD void step_receive(const SimView& s, int rep, int gp, long long t) {
-  {
-    flit_t* in = fring_at(s, rep, ring_read_slot(s.fring_off[gp], s.fring_len[gp], s.fring_delay[gp], t));
-    if (*in != kNoFlit) {
-      const flit_t f = *in;
-      *in = kNoFlit;
-      const long long q = s.pv(rep, gp, flit_vc(f));
-      const int c = s.ivc_count[q];
-      if (c < s.sz.B) {
-        s.ibuf[q * s.sz.B + add_mod(s.ivc_head[q], c, s.sz.B)] = f;
-        s.ivc_count[q] = c + 1;
-        s.port_vc_mask[s.pp(rep, gp)] |= u64(1) << flit_vc(f);
-      } else {  // impossible with correct credits; counted so the run fails loudly
-        atomic_add(&s.rep_sums[(long long)rep * kRepSums + kBufferOverflows], 1);
-      }
+  flit_t* in = fring_at(s, rep, ring_read_slot(s.fring_off[gp], s.fring_len[gp], s.fring_delay[gp], t));
+  if (*in != kNoFlit) {
+    const flit_t f = *in;
+    *in = kNoFlit;
+    const long long q = s.pv(rep, gp, flit_vc(f));
+    const int c = s.ivc_count[q];
+    if (c < s.sz.B) {
+      s.ibuf[q * s.sz.B + add_mod(s.ivc_head[q], c, s.sz.B)] = f;
+      s.ivc_count[q] = c + 1;
+      s.port_vc_mask[s.pp(rep, gp)] |= u64(1) << flit_vc(f);
+    } else {  // impossible with correct credits; counted so the run fails loudly
+      atomic_add(&s.rep_sums[(long long)rep * kRepSums + kBufferOverflows], 1);
     }
-    const int n = s.port_node[gp];
-    if (n < 0) {
-      int32_t* cr = cring_at(s, rep, ring_read_slot(s.cring_off[gp], s.cring_len[gp], s.cring_delay[gp], t));
-      if (*cr >= 0) {
-        s.ovc_credits[s.pv(rep, gp, *cr)] += 1;
-        *cr = -1;
-      }
-    } else {
-      flit_t* ej = ering_at(s, rep, ring_read_slot(s.ering_off[n], s.ering_len[n], s.ering_delay[n], t));
-      if (*ej != kNoFlit) {
-        sink_accept(s, rep, n, *ej, t);
-        *ej = kNoFlit;
-      }
-      int32_t* cr = nicring_at(s, rep, ring_read_slot(s.nicring_off[n], s.nicring_len[n], s.nicring_delay[n], t));
-      if (*cr >= 0) {
-        s.ni_credits[s.nn(rep, n) * s.sz.V + *cr] += 1;
-        *cr = -1;
-      }
+  }
+  const int n = s.port_node[gp];
+  if (n < 0) {
+    int32_t* cr = cring_at(s, rep, ring_read_slot(s.cring_off[gp], s.cring_len[gp], s.cring_delay[gp], t));
+    if (*cr >= 0) {
+      s.ovc_credits[s.pv(rep, gp, *cr)] += 1;
+      *cr = -1;
+    }
+  } else {
+    flit_t* ej = ering_at(s, rep, ring_read_slot(s.ering_off[n], s.ering_len[n], s.ering_delay[n], t));
+    if (*ej != kNoFlit) {
+      sink_accept(s, rep, n, *ej, t);
+      *ej = kNoFlit;
+    }
+    int32_t* cr = nicring_at(s, rep, ring_read_slot(s.nicring_off[n], s.nicring_len[n], s.nicring_delay[n], t));
+    if (*cr >= 0) {
+      s.ni_credits[s.nn(rep, n) * s.sz.V + *cr] += 1;
+      *cr = -1;
     }
   }
 }

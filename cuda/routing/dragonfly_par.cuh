@@ -36,7 +36,6 @@ constexpr int kSaltPar = 0x70000;  // + 256·hops + 4·candidate (+1): draws of 
 inline VcClasses classes_dragonfly_par(const ClassInputs& in) { return {in.valiant_any ? 5 : 4}; }
 
 FLITSIM_HD RouteChoice route_dragonfly_par(const SimView& s, int rep, int r, const PacketInfo& p) {
-  const bool any = s.prm.valiant_any;
   const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;
   const int32_t st = s.pk_route[p.slot];
   if (r == p.dst_router && st <= 0) return eject_choice(s, p);  // (a Valiant phase 0 ends at its target)
@@ -45,7 +44,7 @@ FLITSIM_HD RouteChoice route_dragonfly_par(const SimView& s, int rep, int r, con
     const int k = s.pk_hops[p.slot];  // each re-evaluation draws afresh
     df_ugal_decide(s, rep, r, p, min_gp, kSaltPar + 256 * k, 2 + 64 * k, DfLiveSensor{});
   }
-  if (s.pk_route[p.slot] == kDfMinimal) return df_minimal_hop(s, rep, r, p, 0, kDfAnyLevel, any ? 4 : 3);
+  if (s.pk_route[p.slot] == kDfMinimal) return df_minimal_hop(s, rep, r, p, 0, kDfAnyLevel, last_class(s));
   return df_valiant_continue(s, rep, r, p, 1);
 }
 

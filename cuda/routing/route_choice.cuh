@@ -39,6 +39,9 @@ FLITSIM_HD RouteChoice route_in_class(const SimView& s, int32_t port, int cls) {
   return RouteChoice{port, s.class_vc_lo(cls), s.class_vc_hi(cls)};
 }
 
+// The routing's last (highest) VC class: where a route that climbs the classes ends.
+FLITSIM_HD int last_class(const SimView& s) { return s.prm.vc_classes - 1; }
+
 // Delivery: the destination's terminal port, any VC.
 FLITSIM_HD RouteChoice eject_choice(const SimView& s, const PacketInfo& p) {
   return RouteChoice{p.dst_port, 0, s.sz.V};

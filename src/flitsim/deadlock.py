@@ -216,7 +216,7 @@ class _Checker:
         group a minimal route visits before its global hop (or before d), a switch to Valiant from
         x: the minimal hop into x (L0) followed by the first hop of any Valiant route x -> d."""
         a, r, sh = self.a, self.t.port_router, self.par_shift
-        last = (3 if any_router else 2) + sh
+        last = self.C - 1  # the last class (engine: last_class)
         self.df_minimal(s, d, last)
         ends = [d] if s // a == d // a else [int(r[gp]) for gp in self.links(s // a, d // a)]
         for e in ends:
@@ -247,7 +247,7 @@ class _Checker:
                 continue
             self.df_valiant(s, d, any_router)
             if self.routes == "minimal_valiant":  # UGAL-L, UGAL-G: both route sets
-                self.df_minimal(s, d, 3 if any_router else 2)
+                self.df_minimal(s, d, self.C - 1)
 
     # ---------------------------------------------------------------- table routings
     def min_dag(self, s: int, t_: int, cls_of_hop):

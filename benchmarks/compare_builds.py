@@ -1,0 +1,68 @@
+"""CPU speed of two builds of flitsim side by side, in one run (the machine is shared and
+noisy: only ratios taken in one run mean anything).
+
+A build is a folder holding a `flitsim` package with its compiled `_core` (e.g. a copy of
+src/flitsim plus the .so of an older commit), or "current" for the installed one. Each
+measurement runs in its own process; the builds alternate, --repeats times, and the median
+cycles/s of each is reported with the ratio.
+
+    python benchmarks/compare_builds.py --baseline /path/to/old-build --sizes 4 8 --loads 0.1 0.5
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+
+CHILD = r"""
+import json, sys
+build, p, load, threads, cycles = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+if build != "current":  # import the other build: drop the editable finder, put its folder first
+    sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in type(f).__module__.lower()]
+    sys.path.insert(0, build)
+import flitsim
+cfg = {"topology": {"kind": "dragonfly", "p": p, "a": 2 * p, "h": p},
+       "router": {"vcs": 4, "buffer": 32, "latency": 2},
+       "traffic": {"pattern": "uniform", "load": load, "packet_size": 4},
+       "sim": {"warmup": cycles // 3, "measure": cycles - cycles // 3, "seed": 1, "drain_limit": 1}}
+r = flitsim.run(cfg, threads=threads, backend="cpu")
+print(json.dumps({"cycles_per_s": r.cycles / r.wall_seconds, "routers": r.routers, "accepted": r.accepted}))
+"""
+
+
+def measure(build, p, load, threads, cycles):
+    out = subprocess.run([sys.executable, "-c", CHILD, build, str(p), str(load), str(threads), str(cycles)],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--baseline", required=True, help="folder with the other build's flitsim package")
+    ap.add_argument("--sizes", type=int, nargs="+", default=[4, 8], help="dragonfly p (a = 2p, h = p)")
+    ap.add_argument("--loads", type=float, nargs="+", default=[0.1, 0.5])
+    ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--cycles", type=int, nargs="+", default=None, help="cycles per size (default 3000 / p^2 * 16)")
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args(argv)
+    print("| nodes | load | threads | baseline cycles/s | current cycles/s | current / baseline |")
+    print("|---|---|---|---|---|---|")
+    for i, p in enumerate(args.sizes):
+        cycles = args.cycles[i] if args.cycles else max(300, 48000 // (p * p))
+        for load in args.loads:
+            for threads in args.threads:
+                runs = {"baseline": [], "current": []}
+                for k in range(args.repeats):
+                    print(f"  p={p} load={load} threads={threads} repeat {k + 1}/{args.repeats}", file=sys.stderr)
+                    runs["baseline"].append(measure(args.baseline, p, load, threads, cycles)["cycles_per_s"])
+                    runs["current"].append(measure("current", p, load, threads, cycles)["cycles_per_s"])
+                b, c = statistics.median(runs["baseline"]), statistics.median(runs["current"])
+                nodes = p * 2 * p * (2 * p * p + 1)
+                print(f"| {nodes:,} | {load} | {threads} | {b:,.0f} | {c:,.0f} | {c / b:.2f} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
