@@ -53,3 +53,18 @@ def test_cheap_documented_commands_run(doc, command, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     argv = shlex.split(command)[1:]
     assert main(argv) == 0, capsys.readouterr().err
+
+
+def test_readme_python_snippet_runs(tmp_path, monkeypatch):
+    # The README's Python block as written, on the 72-node dragonfly instead of the 1,056-node
+    # one (same file, three more overrides) so that it takes seconds.
+    pytest.importorskip("matplotlib")
+    code = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)[0]
+    small = '["traffic.load=0.3", "topology.p=2", "topology.a=4", "topology.h=2"]'
+    assert '["traffic.load=0.3"]' in code
+    code = code.replace('["traffic.load=0.3"]', small)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "configs").symlink_to(ROOT / "configs")
+    env: dict = {}
+    exec(compile(code, "README.md", "exec"), env)
+    assert len(env["table"]) == 4 and (tmp_path / "sweep.pdf").exists()
