@@ -101,6 +101,14 @@ def _md(head: list[str], rows: list[list[str]]) -> str:
                      ["| " + " | ".join(r) + " |" for r in rows]) + "\n"
 
 
+def _stall_note(stalls: int) -> str:
+    """Full-load studies must not be limited by the packet table (sim.packet_slots): say so."""
+    if stalls == 0:
+        return "\nPacket-slot stalls: none (no source waited for a packet slot).\n"
+    return (f"\nWARNING: sources waited {stalls:,} cycles for a packet slot: these numbers depend "
+            "on sim.packet_slots; raise it in the experiment file.\n")
+
+
 def _pct(x: float) -> str:
     return "-" if not math.isfinite(x) else f"{100 * x:.1f}%"
 
@@ -131,6 +139,7 @@ def dragonfly_valiant(out: pathlib.Path, quick: bool, backend, threads, progress
     sizes = [2, 3, 4] if quick else [2, 3, 4, 5, 6, 7, 8]
     acc: dict[tuple[int, str, str], float] = {}
     nodes: dict[int, int] = {}
+    stalls = 0
     per_size = len(DF_PATTERNS) * len(DF_ROUTINGS)
     pr = _Progress("dragonfly-valiant", len(sizes) * per_size, progress,   # cost ~ nodes
                    [2 * p * p * (2 * p * p + 1) for p in sizes for _ in range(per_size)])
@@ -143,6 +152,7 @@ def dragonfly_valiant(out: pathlib.Path, quick: bool, backend, threads, progress
                     cfg[sec].update(keys)
                 r = flitsim.run(cfg, backend=backend, threads=threads, progress=False)
                 acc[(p, pname, label)], nodes[p] = r.accepted, r.nodes
+                stalls += r.slot_stalls
                 pr.step(f"p={p} {pname} {label}")
     pr.close()
     rows = []
@@ -153,7 +163,7 @@ def dragonfly_valiant(out: pathlib.Path, quick: bool, backend, threads, progress
                         [_pct(acc[(p, pname, lb)]) for lb in DF_ROUTINGS] +
                         [_pct(b["model"]), _pct(b["VR"]), _pct(b["VA"])])
     table = _md(["p = a/2 = h", "nodes", "pattern", *DF_ROUTINGS, "model 3/(4p)", "VR bound",
-                 "VA bound"], rows)
+                 "VA bound"], rows) + _stall_note(stalls)
     plt, colours, markers, st = _plt()
     fig, axes = plt.subplots(1, 2, figsize=(7.0, 2.6), sharey=True)
     xs = [nodes[p] for p in sizes]
@@ -304,6 +314,7 @@ def diameter_two(out: pathlib.Path, quick: bool, backend, threads, progress) -> 
     tops = D2_TOPOLOGIES_QUICK if quick else D2_TOPOLOGIES_FULL
     cells: dict[tuple[str, str, str], float] = {}
     desc = {}
+    stalls = 0
     pr = _Progress("diameter-two", len(tops), progress)
     for name, topo in tops.items():
         cfg = _with(base)
@@ -312,6 +323,7 @@ def diameter_two(out: pathlib.Path, quick: bool, backend, threads, progress) -> 
         sw = flitsim.sweep(cfg, over, backend=backend, threads=threads, progress=False)
         for p, r in zip(sw.points, sw.results):
             cells[(name, p["routing.algorithm"], p["traffic.pattern"])] = r.accepted
+            stalls += r.slot_stalls
         pr.step(name)
     pr.close()
     algs, pats = list(over["routing.algorithm"]), list(over["traffic.pattern"])
@@ -326,7 +338,7 @@ def diameter_two(out: pathlib.Path, quick: bool, backend, threads, progress) -> 
     head = ["topology", "nodes", "routers", "radix", "diameter", "cost/node"] + [
         f"{value_words('routing.algorithm', a)} {value_words('traffic.pattern', t)}"
         for a, t in combos]
-    table = _md(head, rows)
+    table = _md(head, rows) + _stall_note(stalls)
     plt, colours, markers, st = _plt()
     fig, ax = plt.subplots(figsize=(7.0, 2.4))
     width = 0.8 / len(combos)
