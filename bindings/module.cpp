@@ -8,8 +8,10 @@
 
 #include "host/backend.hpp"
 #include "host/driver.hpp"
+#include "host/engine_keys.hpp"
 #include "host/routing_choice.hpp"
 #include "host/routing_keys.hpp"
+#include "host/state_memory.hpp"
 #include "host/traffic_choice.hpp"
 #include "host/topology.hpp"
 
@@ -363,6 +365,43 @@ PYBIND11_MODULE(_core, m) {
         return d;
       },
       py::arg("config"), py::arg("replicas") = 1, "Bytes of every state array for a configuration.");
+  m.def(
+      "engine_int_keys",
+      [] {
+        py::list out;
+        for (const IntKeyBound& b : engine_int_keys()) {
+          py::dict d;
+          d["section"] = b.section, d["key"] = b.key, d["lo"] = b.lo, d["hi"] = b.hi;
+          d["rule"] = int_key_rule(b), d["why"] = b.why;
+          out.append(d);
+        }
+        return out;
+      },
+      "Bounds of the engine's integer keys outside [routing]: section, key ('*': every key), lo, "
+      "hi, the rule as messages state it, and what the bound protects.");
+  m.def(
+      "state_estimate",
+      [](const py::dict& cfg, int replicas) {
+        // The state's bytes without allocating it (flitsim info; refusals name the same numbers).
+        if (replicas < 1) throw ConfigError("replicas: must be >= 1");
+        const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
+        EngineConfig ec = parse_engine_config(
+            to_params("router", section(cfg, "router")), to_params("channels", section(cfg, "channels")),
+            to_params("routing", section(cfg, "routing")), to_params("traffic", section(cfg, "traffic")),
+            to_params("sim", section(cfg, "sim")));
+        ec.loads.assign(size_t(replicas), ec.loads[0]);
+        ec.seeds.assign(size_t(replicas), ec.seeds[0]);
+        const Sizes sz = initial_sizes(topo, ec);
+        py::dict d;
+        d["bytes"] = state_bytes(sz);
+        d["replica_bytes"] = state_replica_bytes(sz);
+        d["replicas"] = sz.reps;
+        d["host_available"] = available_host_bytes();
+        return d;
+      },
+      py::arg("config"), py::arg("replicas") = 1,
+      "Bytes the simulation state of a configuration takes (total, per replica) and the host "
+      "memory available, computed without allocating the state.");
   m.def(
       "destination_map",
       [](const py::dict& cfg) -> py::object {

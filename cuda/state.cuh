@@ -211,7 +211,7 @@ struct SimParams {
   X(int32_t, in_rr, (long long)sz.reps * sz.P)                                \
   X(int32_t, out_rr, (long long)sz.reps * sz.P)                               \
   X(int32_t, acc_rr, (long long)sz.reps * sz.P)  /* SA accept pointer, per input */ \
-  /* allocation scratch, each entry written by its own port's step (phases/*.cuh) */ \
+  /* allocation scratch, each entry written by its own port's step (cuda/phases) */ \
   X(u64, va_request, (long long)sz.reps * sz.P)  /* input: outputs its VCs request */ \
   X(u64, sa_request, (long long)sz.reps * sz.P)  /* input: outputs it requests this iteration */ \
   X(int32_t, sa_grant, (long long)sz.reps * sz.P)  /* output: input it grants, or -1 */ \

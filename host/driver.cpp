@@ -23,31 +23,65 @@ std::unique_ptr<Backend> choose_backend(const std::string& want, int threads, Cu
   return cuda_usable(nullptr) ? make_cuda_backend(schedule) : make_cpu_backend(threads);
 }
 
-// Sum of replica rep's slice of an array with n entries per replica.
-template <class T>
-long long replica_sum(const std::vector<T>& a, int rep, long long n) {
-  return std::accumulate(a.begin() + rep * n, a.begin() + (rep + 1) * n, 0LL);
+// Runs n cycles from t0 in pieces short enough that the host callback (Ctrl-C, progress) is
+// reached about every kPieceSeconds, however slow a chunk of a large network is; the pieces
+// only split the backend's work, so the checks (drain, watchdog) and the results stay those
+// of whole chunks. The piece doubles while pieces are fast and shrinks when one is slow.
+// CPU only: a GPU runs a default chunk in milliseconds, and its graph schedule captures one
+// CUDA graph per distinct run length, which varying pieces would multiply.
+class PiecewiseRunner {
+ public:
+  PiecewiseRunner(Backend& backend, std::function<void(long long)> between)
+      : backend_(backend), between_(std::move(between)), split_(backend.name() == "cpu") {}
+  void run(long long t0, long long n) {
+    if (!split_) return backend_.run(t0, n);
+    for (long long done = 0; done < n;) {
+      const long long m = std::min(piece_, n - done);
+      const auto start = std::chrono::steady_clock::now();
+      backend_.run(t0 + done, m);
+      done += m;
+      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (secs > kPieceSeconds) piece_ = std::max<long long>(1, (long long)(double(m) * kPieceSeconds / secs));
+      else if (secs < kPieceSeconds / 4 && m == piece_) piece_ = std::min<long long>(piece_ * 2, int64_t(1) << 40);
+      if (done < n && between_) between_(t0 + done);
+    }
+  }
+
+ private:
+  static constexpr double kPieceSeconds = 0.25;
+  Backend& backend_;
+  std::function<void(long long)> between_;
+  bool split_;
+  long long piece_ = 128;  // cycles; the default sim.chunk
+};
+
+// Cycles since the last flit moved in replica rep while flits are buffered (0 when none are).
+// Between chunks the driver reads only h.counters (Backend::sync_counters fills them on every
+// backend; the CUDA backend no longer copies the arrays they are reduced from).
+long long stalled_cycles(const HostState& h, int rep, long long t, long long* buffered_out = nullptr) {
+  const ReplicaCounters& c = h.counters[rep];
+  if (buffered_out) *buffered_out = c.buffered_flits;
+  if (c.buffered_flits == 0) return 0;
+  return std::max(0LL, t - 1 - c.last_move);
 }
 
 // Between chunks: a routing function that gave a head no output port (a bug), or a deadlock
 // (no flit moved for sim.watchdog cycles while flits are buffered), ends the run with the
 // blocked VCs as diagnostics instead of a hang.
 void check_progress(Backend& backend, HostState& h, const EngineConfig& cfg, int rep, long long t) {
-  const Sizes& sz = h.sz;
   const std::string where = " at cycle " + std::to_string(t) + " in replica " + std::to_string(rep);
-  const long long failures = h.rep_sums[(long long)rep * kRepSums + kRouteFailures];
+  const long long failures = h.counters[rep].route_failures;
   if (failures > 0) {
     backend.download(h);
     throw InvariantError("routing \"" + cfg.algorithm + "\" gave " + std::to_string(failures) +
                          " head flit(s) no output port" + where + " (a flitsim bug); input VCs:\n" +
                          describe_blocked(h, rep, 12));
   }
-  const long long buffered = replica_sum(h.ivc_count, rep, (long long)sz.P * sz.V);
-  const long long last = *std::max_element(h.port_last_move.begin() + (long long)rep * sz.P,
-                                           h.port_last_move.begin() + (long long)(rep + 1) * sz.P);
-  if (buffered > 0 && t - 1 - last > cfg.watchdog) {
+  long long buffered = 0;
+  const long long stalled = stalled_cycles(h, rep, t, &buffered);
+  if (stalled > cfg.watchdog) {
     backend.download(h);
-    throw DeadlockError("deadlock: no flit moved for " + std::to_string(t - 1 - last) + " cycles (watchdog " +
+    throw DeadlockError("deadlock: no flit moved for " + std::to_string(stalled) + " cycles (watchdog " +
                         std::to_string(cfg.watchdog) + ")" + where + (cfg.workload ? " of the workload" : "") +
                         " with " + std::to_string(buffered) + " flits buffered; blocked input VCs:\n" +
                         describe_blocked(h, rep, 12));
@@ -60,14 +94,22 @@ void check_progress(Backend& backend, HostState& h, const EngineConfig& cfg, int
 long long run_workload(Backend& backend, HostState& h, const EngineConfig& cfg, const ProgressFn& progress) {
   const Sizes& sz = h.sz;
   const CompiledWorkload& w = *cfg.workload;
-  // Progress measure: flits of foreground messages (they all must arrive) vs those delivered.
-  long long fg_total = 0;
-  for (size_t m = 0; m < w.msg_dst.size(); ++m) {
-    const int32_t rep = int32_t(std::upper_bound(w.node_step.begin(), w.node_step.end() - 1, w.msg_step[m]) -
-                                w.node_step.begin() - 1) / sz.N;
-    if (!w.node_bg[(long long)rep * sz.N + w.msg_dst[m]]) fg_total += w.msg_flits[m];
-  }
+  // Progress measure: flits delivered (per-replica counters, current on every backend) of all
+  // messages' flits. Background jobs stop early once the foreground is done, so with them the
+  // share runs low and the ETA errs long.
+  long long all_flits = 0;
+  for (int32_t f : w.msg_flits) all_flits += f;
+  auto share = [&]() {
+    long long received = 0;
+    for (int rep = 0; rep < sz.reps; ++rep) received += h.counters[rep].flits_received;
+    return all_flits > 0 ? std::min(1.0, double(received) / double(all_flits)) : -1.0;
+  };
   long long t = 0;
+  int n_done_last = 0;
+  double share_last = -1.0;
+  PiecewiseRunner runner(backend, [&](long long c) {
+    if (progress) progress(c, 0, n_done_last, share_last);
+  });
   for (;;) {
     if (t >= w.max_cycles) {
       backend.download(h);
@@ -78,21 +120,18 @@ long long run_workload(Backend& backend, HostState& h, const EngineConfig& cfg, 
                           " cycles; programs still waiting:\n" + waiting);
     }
     const long long n = std::min(cfg.chunk, w.max_cycles - t);
-    backend.run(t, n);
+    runner.run(t, n);
     t += n;
     backend.sync_counters(h);
     int n_done = 0;
     for (int rep = 0; rep < sz.reps; ++rep) {
       check_progress(backend, h, cfg, rep, t);
-      n_done += h.wl_fg_end[rep] >= 0 &&
-                replica_sum(h.node_flits_sent, rep, sz.N) == replica_sum(h.node_flits_received, rep, sz.N);
+      const ReplicaCounters& c = h.counters[rep];
+      n_done += c.foreground_end >= 0 && c.flits_sent == c.flits_received;
     }
-    if (progress) {
-      long long fg_received = 0;
-      for (long long i = 0; i < (long long)sz.reps * sz.N; ++i)
-        if (!w.node_bg[i]) fg_received += h.node_flits_received[i];
-      progress(t, 0, n_done, fg_total > 0 ? std::min(1.0, double(fg_received) / double(fg_total)) : -1.0);
-    }
+    n_done_last = n_done;
+    share_last = share();
+    if (progress) progress(t, 0, n_done, share_last);
     if (n_done == sz.reps) return t;
   }
 }
@@ -108,33 +147,54 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
 
   const Sizes& sz = h.sz;
   const long long window_end = cfg.warmup + cfg.measure, limit = window_end + cfg.drain_limit;
-  std::vector<bool> done(sz.reps, false), drained(sz.reps, false);
+  std::vector<bool> done(sz.reps, false), drained(sz.reps, false), stalled(sz.reps, false);
   long long t = 0;
   bool all_done = false;
+  int n_done_last = 0;
+  PiecewiseRunner runner(*backend, [&](long long c) {
+    if (progress) progress(c, window_end, n_done_last, -1.0);
+  });
   if (cfg.workload) {  // closed loop: the programs decide when the run ends
     t = run_workload(*backend, h, cfg, progress);
     all_done = true;
     drained.assign(sz.reps, true);
   }
-  while (!all_done && t < limit) {
-    const long long n = std::min(cfg.chunk, limit - t);
-    backend->run(t, n);
+  // A replica in which nothing moved for a whole chunk while flits are buffered (or, when it
+  // falls behind its offered load, in the last cycle) may be deadlocked: it is never "done"
+  // (saturated or drained) and the run goes on, past the drain limit if need be, until it
+  // moves again or the watchdog reports the deadlock. So a deadlock is reported as one
+  // wherever it happens, never disguised as saturation.
+  auto must_continue = [&] {
+    for (int rep = 0; rep < sz.reps; ++rep)
+      if (!done[rep] && (t < limit || stalled[rep])) return true;
+    return false;
+  };
+  while (!all_done && must_continue()) {
+    const long long n = t < limit ? std::min(cfg.chunk, limit - t) : cfg.chunk;
+    runner.run(t, n);
     t += n;
     backend->sync_counters(h);
     int n_done = 0;
     for (int rep = 0; rep < sz.reps; ++rep) {
       check_progress(*backend, h, cfg, rep, t);
+      const long long still = stalled_cycles(h, rep, t);
+      stalled[rep] = still >= std::min(n, cfg.chunk);
       if (t >= window_end) {
-        drained[rep] = replica_sum(h.node_tagged_delivered, rep, sz.N) == replica_sum(h.node_tagged_created, rep, sz.N);
+        const ReplicaCounters& c = h.counters[rep];
+        drained[rep] = c.tagged_delivered == c.tagged_created;
         // A replica that accepted clearly less than was offered is saturated already; waiting
         // for its measured packets would only measure the growth of its source queues.
-        done[rep] = drained[rep] || accepted_below_offered(replica_sum(h.node_created_flits, rep, sz.N),
-                                                           replica_sum(h.node_ejected_flits, rep, sz.N),
-                                                           (long long)sz.N * cfg.measure, cfg.saturation_tolerance);
+        // A saturated network moves flits every cycle; one whose flits stand still (even
+        // briefly: a lock-up may have formed just now) is not called saturated yet.
+        const bool behind = accepted_below_offered(c.created_flits, c.ejected_flits,
+                                                   (long long)sz.N * cfg.measure, cfg.saturation_tolerance);
+        if (behind && still > 0) stalled[rep] = true;
+        done[rep] = (drained[rep] || behind) && !stalled[rep];
       }
       n_done += done[rep];
     }
     all_done = n_done == sz.reps;
+    n_done_last = n_done;
     if (progress) progress(t, window_end, n_done, -1.0);
   }
   backend->download(h);

@@ -37,7 +37,7 @@ struct RunOutput {
 
 // Called between chunks with (current cycle, end of the measurement window, replicas done,
 // fraction of the work done or -1 when the cycle count tells it). Workload runs (window end
-// 0) pass the share of their foreground flits delivered, the only measure of their end.
+// 0) pass the share of their messages' flits delivered, the only measure of their end.
 // It may throw to abort the run (e.g. on Ctrl-C).
 using ProgressFn = std::function<void(long long, long long, int, double)>;
 

@@ -2,6 +2,7 @@
 // default and bound, before anything is built (the initial state is initial_state.cpp).
 #include "engine_config.hpp"
 
+#include "engine_keys.hpp"
 #include "routing_keys.hpp"
 
 
@@ -10,14 +11,13 @@ namespace flitsim {
 EngineConfig parse_engine_config(const Params& router, const Params& channels, const Params& routing,
                                  const Params& traffic, const Params& sim) {
   EngineConfig c;
-  c.vcs = int32_t(router.get_int_min("vcs", 1, c.vcs));
-  if (c.vcs > 63) router.fail("vcs", "must be <= 63, got " + std::to_string(c.vcs));
-  c.buffer = int32_t(router.get_int_min("buffer", 1, c.buffer));
-  c.router_latency = int32_t(router.get_int_min("latency", 0, c.router_latency));
-  c.sa_iterations = int32_t(router.get_int_min("sa_iterations", 1, c.sa_iterations));
-  if (c.sa_iterations > 8) router.fail("sa_iterations", "must be <= 8, got " + std::to_string(c.sa_iterations));
+  // Integer keys are range-checked (engine_keys.cpp) before they are narrowed to int32_t.
+  c.vcs = int32_t(engine_int(router, "vcs", c.vcs));
+  c.buffer = int32_t(engine_int(router, "buffer", c.buffer));
+  c.router_latency = int32_t(engine_int(router, "latency", c.router_latency));
+  c.sa_iterations = int32_t(engine_int(router, "sa_iterations", c.sa_iterations));
   c.channels = channels;
-  for (const auto& k : channels.keys()) channels.get_int_min(k, 1);  // every latency >= 1
+  for (const auto& k : channels.keys()) engine_int(channels, k, 1);  // every class latency
   // [routing]: defaults and bounds from the key table (routing_keys.cpp).
   c.algorithm = routing.get_str("algorithm", routing_keys().front().def_choice);  // checked per topology
   c.selection = routing_choice(routing, "selection");
@@ -42,8 +42,7 @@ EngineConfig parse_engine_config(const Params& router, const Params& channels, c
   c.hotspot_fraction = traffic.get_float("hotspot_fraction", c.hotspot_fraction);
   if (!(c.hotspot_fraction >= 0.0 && c.hotspot_fraction <= 1.0))
     traffic.fail("hotspot_fraction", "must be in [0, 1], got " + std::to_string(c.hotspot_fraction));
-  c.packet_size = int32_t(traffic.get_int_min("packet_size", 1, c.packet_size));
-  if (c.packet_size > 1 << 20) traffic.fail("packet_size", "must be <= 2^20 flits");
+  c.packet_size = int32_t(engine_int(traffic, "packet_size", c.packet_size));
   if (traffic.has("packet_sizes")) {
     const std::vector<int64_t> ps = traffic.get_ints("packet_sizes");
     if (ps.size() != 2 || ps[0] < 1 || ps[1] < ps[0] || ps[1] > (1 << 20))
@@ -62,17 +61,17 @@ EngineConfig parse_engine_config(const Params& router, const Params& channels, c
   const double load = traffic.get_float("load", c.loads[0]);
   if (!(load >= 0.0 && load <= 1.0)) traffic.fail("load", "must be in [0, 1], got " + std::to_string(load));
   c.loads = {load};
-  c.seeds = {uint64_t(sim.get_int_min("seed", 0, int64_t(c.seeds[0])))};
-  c.warmup = sim.get_int_min("warmup", 0, c.warmup);
-  c.measure = sim.get_int_min("measure", 1, c.measure);
-  c.drain_limit = sim.get_int_min("drain_limit", 1, c.drain_limit);
-  c.watchdog = sim.get_int_min("watchdog", 1, c.watchdog);
-  c.packet_slots = int32_t(sim.get_int_min("packet_slots", 0, c.packet_slots));
-  c.latency_bins = int32_t(sim.get_int_min("latency_bins", 16, c.latency_bins));
-  c.batches = int32_t(sim.get_int_min("batches", 1, c.batches));
+  c.seeds = {uint64_t(engine_int(sim, "seed", int64_t(c.seeds[0])))};
+  c.warmup = engine_int(sim, "warmup", c.warmup);
+  c.measure = engine_int(sim, "measure", c.measure);
+  c.drain_limit = engine_int(sim, "drain_limit", c.drain_limit);
+  c.watchdog = engine_int(sim, "watchdog", c.watchdog);
+  c.packet_slots = int32_t(engine_int(sim, "packet_slots", c.packet_slots));
+  c.latency_bins = int32_t(engine_int(sim, "latency_bins", c.latency_bins));
+  c.batches = int32_t(engine_int(sim, "batches", c.batches));
   if (c.batches > c.measure)
     sim.fail("batches", "must be <= sim.measure = " + std::to_string(c.measure) + ", got " + std::to_string(c.batches));
-  c.chunk = sim.get_int_min("chunk", 1, c.chunk);
+  c.chunk = engine_int(sim, "chunk", c.chunk);
   if (sim.has("schedule") && !parse_schedule(sim.get_str("schedule"), &c.schedule))
     sim.fail("schedule", "must be one of " + schedule_names() + ", got \"" + sim.get_str("schedule") + "\"");
   c.saturation_tolerance = sim.get_float("saturation_tolerance", c.saturation_tolerance);

@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <numeric>
 
+#include "state_memory.hpp"
+
 namespace flitsim {
 
 void HostState::allocate() {
+  if (sizes_only_requested()) throw SizesOnly{sz};  // initial_sizes(): the sizes are all it wants
+  check_host_memory(sz);                             // refuse before allocating, not bad_alloc after
 #define FLITSIM_ALLOC(type, name, count) name.assign(size_t(count), type{});
   FLITSIM_STATE_ARRAYS(FLITSIM_ALLOC)
 #undef FLITSIM_ALLOC

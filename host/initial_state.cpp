@@ -43,6 +43,9 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   sz.B = cfg.buffer;
   sz.bins = cfg.latency_bins;
   sz.batches = cfg.batches;
+  if (int64_t(sz.P) * sz.V * sz.B >= (int64_t(1) << 31))
+    throw ConfigError("router.buffer: ports x router.vcs x router.buffer = " +
+                      std::to_string(int64_t(sz.P) * sz.V * sz.B) + " flit slots per replica; must stay below 2^31");
   if (sz.N < 2) throw ConfigError("topology: needs at least 2 nodes, got " + std::to_string(sz.N));
   check_channel_keys(t, cfg);
   const TrafficTables traffic_tables = choose_pattern(t, cfg, prm, sz);
@@ -150,7 +153,9 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
     std::vector<int32_t> off(len.size());
     int64_t sum = 0;
     for (size_t i = 0; i < len.size(); ++i) off[i] = int32_t(sum), sum += len[i];
-    if (sum >= (int64_t(1) << 31)) throw ConfigError("channels.latency: channel rings exceed 2^31 slots");
+    if (sum >= (int64_t(1) << 31))
+      throw ConfigError("channels.latency: channel rings (one slot per cycle of router.latency + channel "
+                        "latency, per port) exceed 2^31 slots");
     total = int32_t(sum);
     return off;
   };

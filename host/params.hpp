@@ -36,7 +36,12 @@ class Params {
 
   int64_t get_int(const std::string& k) const {
     auto it = ints_.find(k);
-    if (it == ints_.end()) fail(k, "is required");
+    if (it == ints_.end()) {
+      // Present with another type ("4", 4.5): say so, rather than "is required".
+      if (auto s = strs_.find(k); s != strs_.end()) fail(k, "must be an integer, got \"" + s->second + "\"");
+      if (auto f = floats_.find(k); f != floats_.end()) fail(k, "must be an integer, got " + std::to_string(f->second));
+      fail(k, "is required");
+    }
     if (it->second.size() != 1) fail(k, "must be a single integer");
     return it->second[0];
   }

@@ -38,6 +38,7 @@ inline void shuffled_indices(std::vector<int>& out, int n, uint64_t key) {
 
 // Ports in a test order: a new permutation for every step of every cycle.
 struct PortsInTestOrder {
+  PortsInTestOrder(int first, int last, StepOrder o, uint64_t k) : p0(first), p1(last), order(o), key(k) {}
   int p0, p1;
   StepOrder order;
   uint64_t key;                 // (seed, replica, router, cycle)

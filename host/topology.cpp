@@ -1,6 +1,7 @@
 #include "topology.hpp"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <stdexcept>
 
@@ -108,28 +109,100 @@ Topology TopologyBuilder::finish() {
   return std::move(t_);
 }
 
-std::vector<uint8_t> router_distances(const Topology& t) {
+namespace {
+
+// Router adjacency as CSR (one entry per link end; parallel links repeat, which is harmless).
+void neighbours(const Topology& t, std::vector<int32_t>& off, std::vector<int32_t>& adj) {
   const int32_t R = t.num_routers;
-  std::vector<uint8_t> d(size_t(R) * R, 255);
-  std::vector<int32_t> queue(R);
-  for (int32_t s = 0; s < R; ++s) {
-    uint8_t* row = &d[size_t(s) * R];
-    int32_t head = 0, tail = 0;
-    row[s] = 0;
-    queue[tail++] = s;
-    while (head < tail) {
-      int32_t u = queue[head++];
-      for (int32_t gp = t.port_offset[u]; gp < t.port_offset[u + 1]; ++gp) {
-        int32_t q = t.peer_port[gp];
-        if (q < 0) continue;
-        int32_t v = t.port_router[q];
-        if (row[v] == 255) {
-          row[v] = uint8_t(std::min<int>(row[u] + 1, 254));
-          queue[tail++] = v;
-        }
+  off.assign(size_t(R) + 1, 0);
+  adj.clear();
+  for (int32_t u = 0; u < R; ++u) {
+    for (int32_t gp = t.port_offset[u]; gp < t.port_offset[u + 1]; ++gp)
+      if (t.peer_port[gp] >= 0) adj.push_back(t.port_router[t.peer_port[gp]]);
+    off[u + 1] = int32_t(adj.size());
+  }
+}
+
+// One BFS from s into row (length R, prefilled with 255); returns the largest distance found.
+int bfs_row(const std::vector<int32_t>& off, const std::vector<int32_t>& adj, int32_t s, uint8_t* row,
+            std::vector<int32_t>& queue) {
+  int32_t head = 0, tail = 0;
+  row[s] = 0;
+  queue[tail++] = s;
+  int depth = 0;
+  while (head < tail) {
+    const int32_t u = queue[head++];
+    for (int32_t k = off[u]; k < off[u + 1]; ++k) {
+      const int32_t v = adj[k];
+      if (row[v] == 255) {
+        row[v] = uint8_t(std::min<int>(row[u] + 1, 254));
+        depth = std::max<int>(depth, row[v]);
+        queue[tail++] = v;
       }
     }
   }
+  return depth;
+}
+
+// 256 BFS sources at a time, one bit each: a level costs one pass over all links for the
+// whole batch, so the table costs O(R/256 * diameter * (R + links)) word operations instead
+// of O(R * (R + links)) for one BFS per source (a 32x32x32 HyperX: seconds instead of
+// minutes). Distances are symmetric, so a router's row receives the batch's distances to it.
+constexpr int kWords = 4;
+using Bits = std::array<uint64_t, kWords>;
+
+void bit_parallel_distances(const std::vector<int32_t>& off, const std::vector<int32_t>& adj, int32_t R,
+                            std::vector<uint8_t>& d) {
+  std::vector<Bits> seen(R), frontier(R), next(R);
+  for (int32_t s0 = 0; s0 < R; s0 += 64 * kWords) {
+    const int32_t n = std::min<int32_t>(64 * kWords, R - s0);
+    for (auto& b : seen) b.fill(0);
+    for (auto& b : frontier) b.fill(0);
+    for (int32_t i = 0; i < n; ++i) {
+      seen[s0 + i][i / 64] |= uint64_t(1) << (i % 64);
+      frontier[s0 + i] = seen[s0 + i];
+      d[size_t(s0 + i) * R + s0 + i] = 0;
+    }
+    for (int level = 1;; ++level) {
+      const uint8_t dist = uint8_t(std::min(level, 254));
+      int grew = 0;
+#pragma omp parallel for schedule(static) reduction(| : grew)
+      for (int32_t u = 0; u < R; ++u) {
+        Bits acc{};
+        for (int32_t k = off[u]; k < off[u + 1]; ++k)
+          for (int w = 0; w < kWords; ++w) acc[w] |= frontier[adj[k]][w];
+        uint8_t* row = &d[size_t(u) * R + s0];
+        for (int w = 0; w < kWords; ++w) {
+          uint64_t fresh = acc[w] & ~seen[u][w];
+          next[u][w] = fresh;
+          seen[u][w] |= fresh;
+          grew |= fresh != 0;
+          for (; fresh; fresh &= fresh - 1) row[w * 64 + __builtin_ctzll(fresh)] = dist;
+        }
+      }
+      if (!grew) break;
+      std::swap(frontier, next);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<uint8_t> router_distances(const Topology& t) {
+  const int32_t R = t.num_routers;
+  std::vector<uint8_t> d(size_t(R) * R, 255);
+  if (R == 0) return d;
+  std::vector<int32_t> off, adj, queue(R);
+  neighbours(t, off, adj);
+  // The eccentricity of router 0 bounds the diameter by twice itself. Bit-parallel BFS pays
+  // one pass over the links per level, so it wins only when levels are few (every regular
+  // topology); long, thin graphs (paths, rings) take one BFS per source.
+  const int ecc = bfs_row(off, adj, 0, &d[0], queue);
+  if (R >= 512 && 2 * ecc <= 48) {
+    bit_parallel_distances(off, adj, R, d);
+    return d;
+  }
+  for (int32_t s = 1; s < R; ++s) bfs_row(off, adj, s, &d[size_t(s) * R], queue);
   return d;
 }
 

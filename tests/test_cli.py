@@ -130,7 +130,7 @@ def test_output_file_reads_back(engine, config_file, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("text,overrides,message", [
-    ("[router]\nvcs = 0\n", [], "router.vcs: must be an integer >= 1, got 0"),
+    ("[router]\nvcs = 0\n", [], "router.vcs: must be an integer in [1, 63], got 0"),
     ("[sim]\nwarmpu = 1\n", [], 'sim: unknown key "warmpu"'),
     ("[router\n", [], "malformed TOML"),
     ("", ["traffic.load=1.5"], "traffic.load: must be in [0, 1], got 1.5"),
@@ -163,9 +163,21 @@ def test_engine_errors_map_to_exit_codes(engine, config_file, capsys):
     assert "routing.algorithm: dor" in capsys.readouterr().err
 
 
-def test_unwritable_output_exits_1(engine, config_file, tmp_path, capsys):
-    assert main(["run", str(config_file), "-o", str(tmp_path / "no" / "dir" / "x.h5")]) == 1
-    assert capsys.readouterr().err.startswith("flitsim: error: ")
+def test_bad_output_paths_refused_before_simulating(engine, config_file, tmp_path, capsys):
+    # Exit 2 (bad option) and the engine never runs: a bad -o must not cost a simulation.
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    for out, why in ((tmp_path / "no" / "dir" / "x.h5", "does not exist"),
+                     (tmp_path, "is a directory"),
+                     (notes, "is not an HDF5 file")):
+        assert main(["run", str(config_file), "-o", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith('flitsim: error: -o "') and why in err, err
+    assert engine.calls == []
+    assert notes.read_text() == "my notes\n"
+    # --force lets -o replace a file that is not HDF5
+    assert main(["run", str(config_file), "-o", str(notes), "--force", "--quiet"]) == 0
+    assert notes.read_bytes().startswith(b"\x89HDF")
 
 
 def test_usage_errors_exit_2(engine, config_file, capsys):
@@ -173,6 +185,7 @@ def test_usage_errors_exit_2(engine, config_file, capsys):
     assert main(["run"]) == 2
     assert main(["run", str(config_file), "--backend", "tpu"]) == 2
     assert main(["run", str(config_file), "--threads", "0"]) == 2
+    assert main(["run", str(config_file), "--threads", "100000"]) == 2  # used to segfault
     assert main(["frobnicate"]) == 2
     assert engine.calls == []
 
@@ -213,7 +226,9 @@ def test_info_table(topology, config_file, capsys):
 
 def test_info_json(topology, config_file, capsys):
     assert main(["info", str(config_file), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"kind": "dragonfly", **DESCRIPTION}
+    info = json.loads(capsys.readouterr().out)
+    assert info.pop("state_bytes") > 0 and info.pop("host_memory_available") >= 0  # the engine's estimate
+    assert info == {"kind": "dragonfly", **DESCRIPTION}
 
 
 def test_info_bad_config_exits_2(topology, tmp_path, capsys):

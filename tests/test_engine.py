@@ -121,6 +121,21 @@ def test_watchdog_reports_deadlock_with_blocked_vcs():
     flitsim.run(cfg, backend="cpu")
 
 
+def test_deadlock_before_the_window_ends_is_not_disguised_as_saturation():
+    # The same lock-up forms at cycle ~305; the window ends at 350, long before the watchdog
+    # (1000) expires. The replica then looks saturated (accepted << offered), but nothing moves:
+    # the run must go on until the watchdog reports the deadlock, not stop as "saturated".
+    cfg = small_dragonfly(router={"vcs": 1, "buffer": 2}, routing={"deadlock_avoidance": False},
+                          traffic={"load": 1.0, "packet_size": 8},
+                          sim={"warmup": 100, "measure": 250, "drain_limit": 100, "watchdog": 1000})
+    with pytest.raises(RuntimeError, match=r"deadlock: no flit moved for 10\d\d cycles \(watchdog 1000\)"):
+        flitsim.run(cfg, backend="cpu")
+    # A saturated network that keeps moving still stops at the window's end.
+    sat = flitsim.run(small_dragonfly(traffic={"load": 1.0}, sim={"warmup": 100, "measure": 250,
+                                                                 "drain_limit": 100}), backend="cpu")
+    assert sat.saturated and sat.cycles <= 350 + 128
+
+
 @pytest.mark.parametrize("section,key,value,message", [
     ("router", "vcs", 1, r"router\.vcs: routing \"min\" on dragonfly needs at least 2 VCs"),
     ("channels", "optical", 5, r"channels\.optical: no channel class \"optical\""),

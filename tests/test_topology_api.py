@@ -80,7 +80,10 @@ def test_cost_defaults_and_overrides():
 
 @pytest.mark.parametrize("cost,pattern", [
     ({"routers": 1}, r'cost: unknown key "routers"'),
-    ({"copper": -1}, r"cost\.copper: must be a number >= 0"),
+    ({"copper": -1}, r"cost\.copper: must be a finite number >= 0"),
+    ({"optical": float("nan")}, r"cost\.optical: must be a finite number >= 0, got nan"),
+    ({"router": float("inf")}, r"cost\.router: must be a finite number >= 0, got inf"),
+    ({"copper_per_router": 2**40}, r"cost\.copper_per_router: must be an integer in \[0, 4096\]"),
     ({"copper_classes": "local"}, r"cost\.copper_classes"),
     ({"copper_classes": ["nope"]}, r"cost\.copper_classes: \['nope'\] are not channel classes"),
 ])

@@ -69,3 +69,66 @@ def test_missing_file_and_bad_inline():
         T.build({"kind": "graph", "links": [0, 1, 1, 1]})
     with pytest.raises(ValueError, match=r"topology\.terminals: terminal list has 2 entries"):
         T.build({"kind": "graph", "links": [0, 1, 1, 2], "terminals": [1, 1]})
+
+
+# --- hardening: every input bounded, nothing recursive, non-regular files refused ----------
+
+@pytest.mark.parametrize("name,text,pattern", [
+    ("n.txt", "# terminals -3\n0 1\n", r"line 1: a terminal count must be in \[0, 67108864\], got -3"),
+    ("o.txt", "0 99999999999999999999\n", r"line 1: a router id must be in \[0, 16777215\], got 9999"),
+    ("p.txt", "0 16777216\n", r"line 1: a router id must be in"),
+    ("q.txt", "# routers 0\n0 1\n", r"line 1: the number of routers must be in \[1, 16777216\]"),
+    ("r.json", '{"links": [[0, 99999999999999999999]]}', r"line 1: \"99999999999999999999\" is not an integer"),
+    ("s.json", '{"routers": -5, "links": [[0, 1]]}', r"line 1: \"routers\" must be in \[1, 2\^24\]"),
+    ("t.json", '{"links": [[0, 1]], "terminals": -3}', r"\"terminals\" must be in \[0, 2\^26\]"),
+    ("u.json", '{"links": ' + "[" * 100000 + "]" * 100000 + "}", r"nested deeper than 16 levels"),
+])
+def test_out_of_range_and_deep_input(tmp_path, name, text, pattern):
+    with pytest.raises(ValueError, match=r"topology\.file: .*" + pattern):
+        from_file(tmp_path, name, text)
+
+
+def test_non_regular_files_refused(tmp_path):
+    for path in (str(tmp_path), "/dev/zero"):
+        with pytest.raises(ValueError, match=r"topology\.file: .* is not a regular file"):
+            T.build({"kind": "graph", "file": path})
+
+
+def test_inline_routers_bounded():
+    with pytest.raises(ValueError, match=r"topology\.routers: must be in \[1, 2\^24\], got -5"):
+        T.build({"kind": "graph", "links": [0, 1], "routers": -5})
+    with pytest.raises(ValueError, match=r"topology\.links: link 0: router ids must be < 2\^24"):
+        T.build({"kind": "graph", "links": [0, 2**30]})
+
+
+def test_long_path_builds_without_recursion(tmp_path):
+    # 200,000 routers in a path: the union-find used to recurse once per router and overflow
+    # the stack; now it is iterative.
+    n = 200_000
+    text = "# terminals 0\n# terminals 0 1\n" + "".join(f"{i} {i + 1}\n" for i in range(n - 1))
+    t = from_file(tmp_path, "path.txt", text)
+    assert (t.num_routers, t.num_nodes) == (n, 1)
+
+
+def test_bit_parallel_distances_match_bfs():
+    # >= 512 routers and a small diameter: router_distances takes the bit-parallel path.
+    from collections import deque
+    from flitsim import _core
+    sec = {"kind": "hyperx", "widths": [8, 9, 10], "terminals": 1}
+    d = np.asarray(_core.router_distances(sec))
+    t = T.build(sec)
+    R = t.num_routers
+    adj = [[int(t.port_router[t.peer_port[g]]) for g in range(t.port_offset[u], t.port_offset[u + 1])
+            if t.peer_port[g] >= 0] for u in range(R)]
+    for s in (0, 1, 255, 256, 511, R - 1):
+        row = [255] * R
+        row[s] = 0
+        q = deque([s])
+        while q:
+            u = q.popleft()
+            for v in adj[u]:
+                if row[v] == 255:
+                    row[v] = row[u] + 1
+                    q.append(v)
+        assert d[s].tolist() == row
+    assert np.array_equal(d, d.T)

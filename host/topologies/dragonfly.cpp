@@ -171,7 +171,8 @@ Topology build_dragonfly(const Params& prm) {
   const int64_t seed = prm.get_int("seed", 1);
   const int64_t relabel = prm.get_int("relabel", 0);
   if (relabel < 0) prm.fail("relabel", "must be false/true or a positive seed, got " + std::to_string(relabel));
-  if (G * a > (int64_t(1) << 24) || G * a * p > (int64_t(1) << 26) || G * G > (int64_t(1) << 26))
+  // In double: the products of unchecked sizes would overflow int64.
+  if (double(G) * a > double(1 << 24) || double(G) * a * p > double(1 << 26) || double(G) * G > double(1 << 26))
     prm.fail("groups", "network too large (more than 2^24 routers, 2^26 nodes or 2^13 groups)");
   if (prm.has("radix") && p + local_ports + h > prm.get_int("radix"))
     prm.fail("p", "p + local ports + h = " + std::to_string(p + local_ports + h) + " exceeds radix " +

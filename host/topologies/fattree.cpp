@@ -45,7 +45,7 @@ Topology build_kary_ntree(const Params& prm) {
   for (const char* key : {"radix", "pods", "levels", "taper"})
     if (prm.has(key)) prm.fail(key, "does not apply to a k-ary n-tree (k, n given)");
   double nodes = 1;
-  for (int64_t i = 0; i < n; ++i) nodes *= double(k);
+  for (int64_t i = 0; i < n && nodes <= double(1 << 26); ++i) nodes *= double(k);  // stops early: n may be 2^62
   if (nodes * double(n) > double(1 << 26)) prm.fail("n", "k^n too large (more than 2^26 nodes)");
   if (2 * k > 4096) prm.fail("k", "switch radix 2k exceeds 4096");
   std::vector<int64_t> m(n, k), w(n, k);

@@ -36,6 +36,14 @@ def _positive_int(text: str) -> int:
     return v
 
 
+def _threads(text: str) -> int:
+    from .limits import MAX_THREADS
+    v = _positive_int(text)
+    if v > MAX_THREADS:
+        raise argparse.ArgumentTypeError(f"must be an integer in [1, {MAX_THREADS}], got {text!r}")
+    return v
+
+
 def _add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("config", metavar="CONFIG", help="TOML configuration file")
     p.add_argument("--set", dest="overrides", action="append", default=[],
@@ -100,9 +108,11 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
                     "print offered/accepted load, latency, hops and speed.")
     _add_config_args(p)
     p.add_argument("-o", "--output", metavar="OUT.h5", help="also write the results to HDF5")
+    p.add_argument("--force", action="store_true",
+                   help="let -o replace an existing file that is not HDF5")
     p.add_argument("--backend", choices=("auto", "cpu", "cuda"), default="auto",
                    help="auto (default) uses the GPU when one is usable")
-    p.add_argument("--threads", type=_positive_int, metavar="N",
+    p.add_argument("--threads", type=_threads, metavar="N",
                    help="CPU threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_run)
@@ -162,6 +172,8 @@ def _slot_warning(cfg: dict, stalls: int) -> str:
 
 def cmd_run(args: argparse.Namespace) -> int:
     cfg = load_config(args.config, args.overrides)
+    from .outputs import check_output
+    check_output(args.output, force=args.force)  # before simulating, not after
     engine = importlib.import_module("flitsim.engine")  # lazy: needs the compiled module
     # With --json, stdout carries the JSON object only: Python-level chatter goes to stderr.
     quiet_stdout = contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext()
@@ -170,6 +182,9 @@ def cmd_run(args: argparse.Namespace) -> int:
                             progress=not args.quiet and not args.json, threads=args.threads)
     if args.output:
         from .hdf5 import write_results
+        from .outputs import remove_stale_temporaries
+        check_output(args.output, force=args.force)  # again: a sweep may have started on it
+        remove_stale_temporaries(args.output)        # left by a writer that was killed
         write_results(args.output, [result], cfg)
     workload = getattr(result, "workload", None)
     if args.json:
@@ -218,6 +233,14 @@ def cmd_info(args: argparse.Namespace) -> int:
     topology = importlib.import_module("flitsim.topology")
     desc = dict(topology.describe(cfg))
     desc.setdefault("kind", cfg["topology"]["kind"])
+    mem = importlib.import_module("flitsim.memory")
+    est = mem.estimate(cfg)  # the engine's own layout, without allocating it
+    if args.json:
+        desc.update(state_bytes=est["bytes"], host_memory_available=est["host_available"])
+    else:
+        avail = mem.human_bytes(est["host_available"]) if est["host_available"] else "unknown"
+        desc["state memory"] = (f"{mem.human_bytes(est['bytes'])} per replica "
+                                f"(host memory available: {avail})")
     if args.json:
         _print_json(desc)
     else:
@@ -249,7 +272,7 @@ def _positive_float(text: str) -> float:
 def _add_engine_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backend", choices=("auto", "cpu", "cuda"), default="auto",
                    help="auto (default) uses the GPU when one is usable")
-    p.add_argument("--threads", type=_positive_int, metavar="N",
+    p.add_argument("--threads", type=_threads, metavar="N",
                    help="CPU threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress output")
 
@@ -338,6 +361,8 @@ def _add_sweep(sub: argparse._SubParsersAction) -> None:
                    help="a swept key and its values (repeatable; replaces the [sweep] table)")
     p.add_argument("-o", "--output", metavar="OUT.h5",
                    help="HDF5 file for all points (also what a resumed sweep reads)")
+    p.add_argument("--force", action="store_true",
+                   help="let -o replace an existing file that is not HDF5")
     p.add_argument("--max-replicas", type=_positive_int, metavar="R",
                    help="most replicas per engine run (default: sweep.max_replicas or 32)")
     _add_engine_args(p)
@@ -370,7 +395,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                               progress=not args.quiet and not args.json, threads=args.threads,
                               max_replicas=args.max_replicas, cluster=args.cluster,
                               cluster_workers=args.cluster_workers,
-                              slurm_options=args.slurm_options or None)
+                              slurm_options=args.slurm_options or None, force=args.force)
         except ImportError as e:
             if type(e).__name__ != "ClusterUnavailable":   # Dask missing: usage, not install
                 raise
@@ -461,6 +486,9 @@ def _add_plot(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_plot(args: argparse.Namespace) -> int:
+    from .outputs import check_output
+    import os
+    check_output(args.output or os.path.splitext(args.result)[0] + ".png", hdf5=False)
     plot = importlib.import_module("flitsim.plot")
     labels = {}
     for item in args.label:

@@ -84,40 +84,78 @@ def _routing_checker(k: dict[str, Any]) -> Checker:
     return _choice(tuple(k["choices"]), "algorithm" if k["name"] == "algorithm" else "value")
 
 
+_INT64_MAX = 2**63 - 1  # results and HDF5 attributes hold integers as int64
+
+
+def _engine_bounds() -> dict[tuple[str, str], Checker]:
+    """Rules of the engine's integer keys, from the engine's own table (host/engine_keys.cpp):
+    the range that keeps each value inside the type that stores it, stated once."""
+    out = {}
+    for b in _core.engine_int_keys():
+        def check(key: str, v: Any, lo=b["lo"], hi=b["hi"], rule=b["rule"]) -> int:
+            if not _is_int(v) or not lo <= v <= hi:
+                raise ConfigError(f"{key}: {rule}, got {_show(v)}")
+            return v
+        out[(b["section"], b["key"])] = check
+    return out
+
+
+_ENGINE_INTS = _engine_bounds()
+
+
+def _engine_int(section: str, key: str, lo: int) -> Checker:
+    return _ENGINE_INTS.get((section, key)) or _int(lo)
+
+
 # Rules of every key of the fixed sections ([topology] and [channels] are open, see below).
 SCHEMA: dict[str, dict[str, Checker]] = {
-    "router": {"vcs": _int(1), "buffer": _int(1), "latency": _int(0), "sa_iterations": _int(1)},
+    "router": {k: _engine_int("router", k, lo)
+               for k, lo in (("vcs", 1), ("buffer", 1), ("latency", 0), ("sa_iterations", 1))},
     "routing": {k["name"]: _routing_checker(k) for k in _ROUTING_KEYS},
     "traffic": {
         "pattern": _choice(PATTERNS, "pattern"),
         "load": _float(0, 1),
-        "packet_size": _int(1),
+        "packet_size": _engine_int("traffic", "packet_size", 1),
         "shift": _int(),
         "placement": _choice(("contiguous", "random")),
         "hotspots": _int_list(0),
         "hotspot_fraction": _float(0, 1),
         "dims": _int_list(0),
         "injection": _choice(("bernoulli", "onoff")),
-        "burst_on": _float(1),
-        "burst_off": _float(1),
+        "burst_on": _float(1, 1e9),
+        "burst_off": _float(1, 1e9),
         "packet_sizes": _int_list(1),
     },
     "sim": {
-        "warmup": _int(0), "measure": _int(1), "seed": _int(0), "drain_limit": _int(1),
-        "watchdog": _int(1), "packet_slots": _int(0), "latency_bins": _int(16),
-        "chunk": _int(1), "saturation_tolerance": _float(0, 1), "batches": _int(1),
+        "warmup": _engine_int("sim", "warmup", 0), "measure": _engine_int("sim", "measure", 1),
+        "seed": _engine_int("sim", "seed", 0), "drain_limit": _engine_int("sim", "drain_limit", 1),
+        "watchdog": _engine_int("sim", "watchdog", 1),
+        "packet_slots": _engine_int("sim", "packet_slots", 0),
+        "latency_bins": _engine_int("sim", "latency_bins", 16),
+        "chunk": _engine_int("sim", "chunk", 1), "saturation_tolerance": _float(0, 1),
+        "batches": _engine_int("sim", "batches", 1),
         "schedule": _choice(("auto", "router", "block", "graph", "persistent")),  # host/backend.hpp
     },
 }
-_channel_latency = _int(1)
+_channel_latency = _engine_int("channels", "*", 1)
+
+
+# Builder keys that take true/false (docs/topologies.md); any other boolean is a mistake.
+TOPOLOGY_BOOLEAN_KEYS = ("relabel",)
 
 
 def _topology_value(key: str, v: Any) -> Any:
     """Builder parameters: a string, number, boolean or a non-empty list of integers (the
     only list type the builders read)."""
+    if isinstance(v, bool) and key.partition(".")[2] not in TOPOLOGY_BOOLEAN_KEYS:
+        # true would reach the builder as 1 (k = true: a 1-ary tree) without a word.
+        raise ConfigError(f"{key}: must be a number or a string, got {_show(v)} (only "
+                          f"{', '.join(TOPOLOGY_BOOLEAN_KEYS)} takes true/false)")
+    if _is_int(v) and abs(v) > _INT64_MAX:
+        raise ConfigError(f"{key}: must be an integer in [-2^63+1, 2^63-1], got {_show(v)}")
     if isinstance(v, (str, bool)) or (_is_number(v) and math.isfinite(v)):
         return v
-    if isinstance(v, (list, tuple)) and v and all(_is_int(x) for x in v):
+    if isinstance(v, (list, tuple)) and v and all(_is_int(x) and abs(x) <= _INT64_MAX for x in v):
         return list(v)
     raise ConfigError(f"{key}: must be a string, number, boolean or a list of integers, "
                       f"got {_show(v)}")
@@ -386,9 +424,9 @@ def loads_config(text: str, overrides: Sequence[str] = (), source: str = "<strin
 def load_config(path: str | Any, overrides: Sequence[str] = ()) -> dict:
     """Read a TOML file, apply overrides in order, and normalise. Raises ConfigError (also
     for an unreadable file, so the CLI reports it as bad input)."""
+    from .limits import MAX_CONFIG_BYTES, read_input_file
     try:
-        with open(path, "rb") as f:
-            text = f.read().decode("utf-8")
+        text = read_input_file(path, "the config", MAX_CONFIG_BYTES).decode("utf-8")
     except OSError as e:
         raise ConfigError(f"{path}: cannot read config: {e.strerror or e}") from None
     except UnicodeDecodeError as e:

@@ -19,6 +19,8 @@ Every parameter can be overridden: ``optical``, ``copper``, ``router`` (prices),
 """
 from __future__ import annotations
 
+import math
+
 from collections.abc import Mapping
 from typing import Any
 
@@ -46,16 +48,18 @@ def cost_params(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         if key not in COST_KEYS:
             raise ValueError(f'cost: unknown key "{key}" (known: {", ".join(COST_KEYS)})')
         if key in DEFAULT_PRICES:
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
-                raise ValueError(f"cost.{key}: must be a number >= 0, got {v!r}")
+            # NaN passes `v < 0`; infinity is no price either (docs/configuration.md).
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
+                raise ValueError(f"cost.{key}: must be a finite number >= 0, got {v!r}")
             v = float(v)
         elif key == "copper_classes":
             if isinstance(v, str) or not all(isinstance(x, str) for x in v):
                 raise ValueError(f"cost.copper_classes: must be a list of class names, got {v!r}")
             v = tuple(v)
         elif key == "copper_per_router":
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise ValueError(f"cost.copper_per_router: must be an integer >= 0, got {v!r}")
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 4096:
+                raise ValueError(f"cost.copper_per_router: must be an integer in [0, 4096] (a router's "
+                                 f"ports), got {v!r}")
         out[key] = v
     return out
 

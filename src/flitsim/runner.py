@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from .limits import MAX_THREADS
 from .results import ENGINE_STATISTICS, Result
 
 # A replica is saturated when its measured packets did not all arrive within sim.drain_limit
@@ -63,6 +64,10 @@ class _Progress:
         self.line.close()
 
 
+def _no_progress(cycle: int, window_end: int, done: int, fraction: float = -1.0) -> None:
+    """The callback of a quiet run: calling it lets the engine see Ctrl-C."""
+
+
 def simulate_raw(config: dict, backend: str | None = None, threads: int | None = None,
                  progress: bool | Callable | None = None, loads: Sequence[float] | None = None,
                  seeds: Sequence[int] | None = None, workload: dict | None = None) -> dict:
@@ -74,9 +79,16 @@ def simulate_raw(config: dict, backend: str | None = None, threads: int | None =
         from .validation import ConfigError
         raise ConfigError("workload: a [workload] run needs its programs: use flitsim.run or "
                           "flitsim.workload.run_replicas (they build them)")
+    if threads is not None and not (isinstance(threads, int) and 0 <= threads <= MAX_THREADS):
+        from .validation import ConfigError
+        raise ConfigError(f"threads: must be an integer in [1, {MAX_THREADS}] (0 or None: all "
+                          f"cores), got {threads!r}")
+    # Always a callback: the engine calls it between pieces of cycles and checks for Ctrl-C
+    # there, so an interrupt is honoured promptly even when no progress is shown.
     from .progress import enabled
     progress = enabled(progress)
-    cb = _Progress(len(loads) if loads is not None else 1) if progress is True else (progress or None)
+    cb = (_Progress(len(loads) if loads is not None else 1) if progress is True
+          else (progress or _no_progress))
     try:
         return _core().simulate(config, backend or "auto", int(threads or 0), cb,
                                 None if loads is None else [float(x) for x in loads],

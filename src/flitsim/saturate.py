@@ -103,8 +103,9 @@ def saturate(config: dict, tolerance: float = 0.005, probes: int = 8,
     from . import engine
     from .config import normalize
 
-    if not (isinstance(probes, int) and probes >= 1):
-        raise ValueError(f"probes: must be an integer >= 1, got {probes!r}")
+    from .limits import MAX_REPLICAS
+    if not (isinstance(probes, int) and not isinstance(probes, bool) and 1 <= probes <= MAX_REPLICAS):
+        raise ValueError(f"probes: must be an integer in [1, {MAX_REPLICAS}], got {probes!r}")
     if not (isinstance(tolerance, (int, float)) and math.isfinite(tolerance) and tolerance > 0):
         raise ValueError(f"tolerance: must be a number > 0, got {tolerance!r}")
     if not (0.0 <= lower < upper <= 1.0):
@@ -131,7 +132,12 @@ def saturate(config: dict, tolerance: float = 0.005, probes: int = 8,
             loads = [lo + (hi - lo) * i / probes for i in range(1, probes + 1)]
         else:
             loads = [lo + (hi - lo) * i / (probes + 1) for i in range(1, probes + 1)]
-        loads = sorted({_round_load(x) for x in loads if lo < _round_load(x) < hi + 1e-12})
+        # Only new loads strictly inside the bracket (the first round also probes `upper`):
+        # once rounding leaves none, the bracket cannot shrink further and the search ends,
+        # whatever the tolerance (a tolerance below the rounding step used to loop forever).
+        probed = {p.load for p in found}
+        loads = sorted({x for x in map(_round_load, loads)
+                        if lo < x and (x < hi or (runs == 0 and x <= hi)) and x not in probed})
         if not loads:
             break
         results = engine.run_replicas(cfg, loads, backend=backend, threads=threads,

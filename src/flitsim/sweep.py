@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from .config import ConfigError, check_sweep_key, normalize, sweep_values
+from .limits import MAX_REPLICAS, MAX_SWEEP_POINTS
 
 __all__ = ["sweep", "parse_over", "plan", "SweepResult", "SweepStatus", "Batch",
            "REPLICA_KEYS", "DEFAULT_MAX_REPLICAS"]
@@ -81,9 +82,16 @@ def plan(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | None = N
         check_sweep_key(k, k)
     if max_replicas is None:
         max_replicas = table.get("max_replicas", DEFAULT_MAX_REPLICAS)
-    if not (isinstance(max_replicas, int) and max_replicas >= 1):
-        raise ConfigError(f"sweep.max_replicas: must be an integer >= 1, got {max_replicas!r}")
+    if not (isinstance(max_replicas, int) and not isinstance(max_replicas, bool)
+            and 1 <= max_replicas <= MAX_REPLICAS):
+        raise ConfigError(f"sweep.max_replicas: must be an integer in [1, {MAX_REPLICAS}], "
+                          f"got {max_replicas!r}")
     keys = list(over)
+    total = math.prod(len(over[k]) for k in keys)
+    if total > MAX_SWEEP_POINTS:
+        sizes = " x ".join(f"{len(over[k])} ({k})" for k in keys)
+        raise ConfigError(f"sweep.over: {sizes} = {total} points; at most {MAX_SWEEP_POINTS} per sweep "
+                          f"(split it into several sweeps)")
     points, cfgs = [], []
     for combo in itertools.product(*(over[k] for k in keys)):
         point = dict(zip(keys, combo))
@@ -161,7 +169,8 @@ def sweep(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | Sequenc
           progress: bool | Callable[[SweepStatus], None] | None = None, threads: int | None = None,
           max_replicas: int | None = None, cluster: Any = None,
           cluster_workers: int | None = None,
-          slurm_options: Sequence[str] | Mapping[str, Any] | None = None) -> SweepResult:
+          slurm_options: Sequence[str] | Mapping[str, Any] | None = None,
+          force: bool = False) -> SweepResult:
     """Run every point of a sweep and return their Results (in plan order).
 
     over: ``{key: values}`` or ``["key=spec", ...]``; default the config's ``[sweep]``.
@@ -177,8 +186,11 @@ def sweep(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | Sequenc
     ``slurm_options`` and scaled to ``cluster_workers`` jobs), or a Client / cluster object
     (see flitsim.cluster). Results come back as tasks finish and only this process writes
     ``output``. Needs ``pip install 'flitsim[cluster]'``; the default (None) runs in-process.
+    force: replace an existing ``output`` that is not an HDF5 file (refused otherwise).
+    The output path is checked before anything runs, locked while the sweep writes it (a
+    second writer is refused), and a Ctrl-C never loses a batch that has finished.
     """
-    from . import engine, hdf5
+    from .outputs import check_output, sweep_lock
 
     if over is not None and not isinstance(over, Mapping):
         over = parse_over(list(over))
@@ -190,9 +202,21 @@ def sweep(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | Sequenc
         raise ConfigError("sweep: cluster_workers and slurm_options need a cluster")
     base = normalize({k: v for k, v in dict(config).items() if k != "sweep"})
     base["sweep"] = {"over": {k: _distinct(p[k] for p in points) for k in keys}}
+    check_output(output, force=force)
+    with sweep_lock(output):
+        return _run_locked(keys, points, cfgs, batches, base, output, backend, progress,
+                           threads, cluster, cluster_workers, slurm_options)
+
+
+def _run_locked(keys, points, cfgs, batches, base, output, backend, progress, threads,
+                cluster, cluster_workers, slurm_options) -> SweepResult:
+    from . import engine, hdf5
+    from .outputs import HDF5_SIGNATURE, deferred_interrupt, remove_stale_temporaries
     results: list = [None] * len(points)
     resumed = 0
-    if output is not None and os.path.exists(output):
+    if output is not None:
+        remove_stale_temporaries(output)  # left by a writer that was killed
+    if output is not None and os.path.exists(output) and _starts_with(output, HDF5_SIGNATURE):
         old = hdf5.read_sweep(output)
         if old["keys"] != keys or old["points"] != json.loads(json.dumps(points)) or \
                 _strip_sweep(old["config"]) != json.loads(json.dumps(_strip_sweep(base))):
@@ -266,7 +290,8 @@ def sweep(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | Sequenc
                 cycles += rs[0].cycles
                 engine_wall += rs[0].wall_seconds
                 if output is not None:
-                    hdf5.append_sweep(output, b.indices, rs)
+                    with deferred_interrupt():  # a finished batch reaches the file first
+                        hdf5.append_sweep(output, b.indices, rs)
                 st = status(runs)
                 if line is not None:
                     line.update(st.line(), st.fraction, force=line.tty or runs == len(todo))
@@ -278,6 +303,11 @@ def sweep(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | Sequenc
     return SweepResult(keys=keys, points=points, results=results, engine_runs=runs,
                        resumed=resumed, wall_seconds=time.monotonic() - start,
                        output=None if output is None else os.fspath(output), config=base)
+
+
+def _starts_with(path, signature: bytes) -> bool:
+    with open(path, "rb") as f:
+        return f.read(len(signature)) == signature
 
 
 def _distinct(values) -> list:

@@ -62,10 +62,21 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _int(key: str, v: Any, lo: int) -> int:
+def _int(key: str, v: Any, lo: int, hi: int | None = None, hi_text: str = "") -> int:
+    """An integer >= lo (and <= hi, written hi_text in the message, when given)."""
     if not _is_int(v) or v < lo or v > 2**63 - 1:
-        raise _err(key, f"must be an integer >= {lo}", v)
+        raise _err(key, f"must be an integer >= {lo}" if hi is None else
+                   f"must be an integer in [{lo}, {hi_text or hi}]", v)
+    if hi is not None and v > hi:
+        raise _err(key, f"must be an integer in [{lo}, {hi_text or hi}]", v)
     return v
+
+
+# Upper bounds that keep sizes and cycle counts inside what the engine stores (int64 cycles,
+# as sim.* in host/engine_keys.cpp; bytes and flits whose products stay in int64).
+_CYCLES, _CYCLES_TEXT = 1 << 44, "2^44"
+_BYTES, _BYTES_TEXT = 1 << 40, "2^40"
+_COUNT, _COUNT_TEXT = 1 << 20, "2^20"
 
 
 def _choice(key: str, v: Any, names: tuple[str, ...], what: str) -> str:
@@ -124,14 +135,14 @@ def _normalize_job(j: int, job: Any, default_placement: str) -> dict[str, Any]:
     if "bytes" in job:
         if motif == "program":
             raise ConfigError(f'{where}.bytes: a "program" job takes its sizes from its file')
-        out["bytes"] = _int(f"{where}.bytes", job["bytes"], 1)
+        out["bytes"] = _int(f"{where}.bytes", job["bytes"], 1, _BYTES, _BYTES_TEXT)
     elif motif in BYTES_REQUIRED:
         raise ConfigError(f"{where}.bytes: is required for motif \"{motif}\" (message size in bytes)")
     out["placement"] = _choice(f"{where}.placement", job.get("placement", default_placement),
                                ("linear", "random"), "placement")
-    out["iterations"] = _int(f"{where}.iterations", job.get("iterations", 1), 1)
-    out["compute"] = _int(f"{where}.compute", job.get("compute", 0), 0)
-    out["start"] = _int(f"{where}.start", job.get("start", 0), 0)
+    out["iterations"] = _int(f"{where}.iterations", job.get("iterations", 1), 1, _COUNT, _COUNT_TEXT)
+    out["compute"] = _int(f"{where}.compute", job.get("compute", 0), 0, _CYCLES, _CYCLES_TEXT)
+    out["start"] = _int(f"{where}.start", job.get("start", 0), 0, _CYCLES, _CYCLES_TEXT)
     bg = job.get("background", motif == "perturbation")
     if not isinstance(bg, bool):
         raise _err(f"{where}.background", "must be true or false", bg)
@@ -147,7 +158,7 @@ def _normalize_job(j: int, job: Any, default_placement: str) -> dict[str, Any]:
         out["allreduce"] = _choice(f"{where}.allreduce", job["allreduce"],
                                    ("none",) + ALLREDUCE_ALGORITHMS, "allreduce algorithm")
     if "allreduce_bytes" in job:
-        out["allreduce_bytes"] = _int(f"{where}.allreduce_bytes", job["allreduce_bytes"], 1)
+        out["allreduce_bytes"] = _int(f"{where}.allreduce_bytes", job["allreduce_bytes"], 1, _BYTES, _BYTES_TEXT)
     if "root" in job:
         out["root"] = _int(f"{where}.root", job["root"], 0)
         if "ranks" in out and out["root"] >= out["ranks"]:
@@ -158,7 +169,7 @@ def _normalize_job(j: int, job: Any, default_placement: str) -> dict[str, Any]:
     if "order" in job:
         out["order"] = _choice(f"{where}.order", job["order"], ("shift", "random"), "order")
     if "rounds" in job:
-        out["rounds"] = _int(f"{where}.rounds", job["rounds"], 1)
+        out["rounds"] = _int(f"{where}.rounds", job["rounds"], 1, _COUNT, _COUNT_TEXT)
     if "partners" in job:
         p = _int_list(f"{where}.partners", job["partners"], 1, 2)
         if p[0] > p[1]:
@@ -181,14 +192,15 @@ def normalize_workload(sec: Mapping[str, Any]) -> dict[str, Any]:
     out["packet_size"] = _int("workload.packet_size", sec.get("packet_size", 16), 1)
     if out["packet_size"] > 1 << 20:
         raise _err("workload.packet_size", "must be <= 2^20 flits", out["packet_size"])
-    out["flit_bytes"] = _int("workload.flit_bytes", sec.get("flit_bytes", 16), 1)
+    out["flit_bytes"] = _int("workload.flit_bytes", sec.get("flit_bytes", 16), 1, _COUNT, _COUNT_TEXT)
     g = sec.get("link_gbps", WORKLOAD_DEFAULTS["link_gbps"])
     if isinstance(g, bool) or not isinstance(g, (int, float)) or not math.isfinite(g) or g <= 0:
         raise _err("workload.link_gbps", "must be a number > 0 (Gbit/s)", g)
     out["link_gbps"] = float(g)
     out["placement"] = _choice("workload.placement", sec.get("placement", "linear"),
                                ("linear", "random"), "placement")
-    out["max_cycles"] = _int("workload.max_cycles", sec.get("max_cycles", 100_000_000), 1)
+    out["max_cycles"] = _int("workload.max_cycles", sec.get("max_cycles", 100_000_000), 1, _CYCLES,
+                             _CYCLES_TEXT)
     out["ni_queues"] = _int("workload.ni_queues", sec.get("ni_queues", 1), 1)
     if out["ni_queues"] > 4096:
         raise _err("workload.ni_queues", "must be <= 4096", out["ni_queues"])

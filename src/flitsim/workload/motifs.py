@@ -389,6 +389,9 @@ MOTIF_BUILDERS: dict[str, Callable[..., Program]] = {
 # Motifs that are a whole run by themselves: `compute` and `iterations` do not apply
 # (perturbation has its own rounds).
 WHOLE_RUN_MOTIFS = ("perturbation",)
+# Program steps and messages of one job: the engine's tables are int32-indexed and every
+# step costs memory before the run starts.
+MAX_PROGRAM_STEPS = 1 << 26
 
 
 def build_motif(job: Mapping[str, Any], rng: np.random.Generator | None = None,
@@ -416,4 +419,10 @@ def build_motif(job: Mapping[str, Any], rng: np.random.Generator | None = None,
         for r in range(one.ranks):
             pre.step(r, compute=compute)
         one = pre.append(one)
-    return one.repeat(int(job.get("iterations", 1)))
+    times = int(job.get("iterations", 1))
+    steps = sum(len(s) for s in one.steps) * times
+    messages = sum(st[0].size for s in one.steps for st in s) * times
+    if max(steps, messages) > MAX_PROGRAM_STEPS:  # before building: the repeat would exhaust memory
+        raise WorkloadError(f"{label}.iterations: {times} iterations make {steps} program steps and "
+                            f"{messages} messages; at most {MAX_PROGRAM_STEPS} (2^26) of each")
+    return one.repeat(times)

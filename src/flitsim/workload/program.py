@@ -162,9 +162,13 @@ def program_from_json(obj: Mapping[str, Any], label: str = "program") -> Program
 def load_program(path: str | os.PathLike, label: str | None = None) -> Program:
     """Read a JSON program file (docs/workloads.md)."""
     label = label or str(path)
+    from ..limits import MAX_PROGRAM_BYTES, read_input_file
     try:
-        with open(path, encoding="utf-8") as f:
-            obj = json.load(f)
+        obj = json.loads(read_input_file(path, "the program file", MAX_PROGRAM_BYTES).decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise WorkloadError(f"{label}: not UTF-8 ({e.reason} at byte {e.start})") from None
+    except RecursionError:
+        raise WorkloadError(f"{label}: malformed JSON: nested too deeply") from None
     except OSError as e:
         raise WorkloadError(f"{label}: cannot read program file: {e.strerror or e}") from None
     except json.JSONDecodeError as e:
