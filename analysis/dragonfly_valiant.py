@@ -2,12 +2,12 @@
 load under bit complement (BC) and group shift (m = h+1) for MIN, ValiantRestricted (VR),
 ValiantAny (VA) and VR with randomised group numbering, on balanced dragonflies p = a/2 = h.
 
-Paper targets (TARGETS.md §2.1): VA 33-43 % at every size (DF-R2); VR below 15 % for BC and
+Paper targets (docs/targets.md §2.1): VA 33-43 % at every size (DF-R2); VR below 15 % for BC and
 shift beyond 512 routers, i.e. p >= 6 (DF-R3); VR close to the model 3/(4p) (DF-R5) and
 decreasing with size (DF-R6); randomisation gains roughly 10 points at large sizes (DF-R7);
-MIN = 1/(a*p) (DF-R9). Fluid bounds (TARGETS §2.8): VR (G-2)/((h+1)ap), VA (G-2)/(2ap).
+MIN = 1/(a*p) (DF-R9). Fluid bounds (docs/targets.md §2.8): VR (G-2)/((h+1)ap), VA (G-2)/(2ap).
 
-Router model (P0 leaves it open, TARGETS §3.1 item 5): single-flit packets, 8 VCs of 64 flits,
+Router model (P0 leaves it open, docs/targets.md §3.1 item 5): single-flit packets, 8 VCs of 64 flits,
 2 iSLIP iterations, router latency 3, channels terminal 1 / local 2 / global 10 cycles.
 
     python analysis/dragonfly_valiant.py --sizes 2 3 4 6 [--warmup 2000 --measure 3000] [--markdown]

@@ -1,10 +1,10 @@
-"""Structural targets of the five papers (TARGETS.md §2) against flitsim's topologies.
+"""Structural targets of the five papers (docs/targets.md §2) against flitsim's topologies.
 
     python analysis/structure_tables.py [--only IS-]
 
 Prints "ID | quantity | paper | flitsim | match" for every structural target that a topology
 builder can answer: counts, radix, diameter, path diversity, the 4-ML3B table, costs. A
-mismatch is either a paper erratum (named in the note, see TARGETS §3) or a bug.
+mismatch is either a paper erratum (named in the note, see docs/targets.md §3) or a bug.
 """
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def rows():
               ("IS-15", "nrl-em", 12000, 1500, 24000, 1.33), ("IS-16", "nrl-ft", 12000, 1500, 24000, 1.0),
               ("IS-17", "rl-a2a", 13500, 1500, 22500, 1.11), ("IS-18", "rl-rc", 10500, 1500, 24000, 0.91),
               ("IS-19", "rl-em", 12000, 1500, 24000, 0.67), ("IS-20", "rl-ft", 12000, 1500, 24000, 1.0)]
-    notes = {"IS-7": "gap-2 links: CODES rule gives 9,600 (TARGETS §3.3 item 3)",
+    notes = {"IS-7": "gap-2 links: CODES rule gives 9,600 (docs/targets.md §3.3 item 3)",
              "IS-19": "gap-2 links: CODES rule gives 13,100 (§3.3 item 3)",
              "IS-8": "12,012 nodes is an erratum: 500 x 24 = 12,000 (§2.3)",
              "IS-12": "12,012 nodes is an erratum: 500 x 24 = 12,000 (§2.3)"}

@@ -181,10 +181,10 @@ py::dict simulate(const py::dict& cfg, const std::string& backend, int threads, 
 
   ProgressFn cb;
   if (!progress.is_none()) {
-    cb = [progress](long long t, long long window_end, int done) {
+    cb = [progress](long long t, long long window_end, int done, double fraction) {
       py::gil_scoped_acquire gil;
       if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-      progress(t, window_end, done);
+      progress(t, window_end, done, fraction);
     };
   }
   RunOutput out;

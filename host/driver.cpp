@@ -94,10 +94,21 @@ void check_progress(Backend& backend, HostState& h, const EngineConfig& cfg, int
 long long run_workload(Backend& backend, HostState& h, const EngineConfig& cfg, const ProgressFn& progress) {
   const Sizes& sz = h.sz;
   const CompiledWorkload& w = *cfg.workload;
+  // Progress measure: flits delivered (per-replica counters, current on every backend) of all
+  // messages' flits. Background jobs stop early once the foreground is done, so with them the
+  // share runs low and the ETA errs long.
+  long long all_flits = 0;
+  for (int32_t f : w.msg_flits) all_flits += f;
+  auto share = [&]() {
+    long long received = 0;
+    for (int rep = 0; rep < sz.reps; ++rep) received += h.counters[rep].flits_received;
+    return all_flits > 0 ? std::min(1.0, double(received) / double(all_flits)) : -1.0;
+  };
   long long t = 0;
   int n_done_last = 0;
+  double share_last = -1.0;
   PiecewiseRunner runner(backend, [&](long long c) {
-    if (progress) progress(c, 0, n_done_last);
+    if (progress) progress(c, 0, n_done_last, share_last);
   });
   for (;;) {
     if (t >= w.max_cycles) {
@@ -119,7 +130,8 @@ long long run_workload(Backend& backend, HostState& h, const EngineConfig& cfg, 
       n_done += c.foreground_end >= 0 && c.flits_sent == c.flits_received;
     }
     n_done_last = n_done;
-    if (progress) progress(t, 0, n_done);
+    share_last = share();
+    if (progress) progress(t, 0, n_done, share_last);
     if (n_done == sz.reps) return t;
   }
 }
@@ -140,7 +152,7 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
   bool all_done = false;
   int n_done_last = 0;
   PiecewiseRunner runner(*backend, [&](long long c) {
-    if (progress) progress(c, window_end, n_done_last);
+    if (progress) progress(c, window_end, n_done_last, -1.0);
   });
   if (cfg.workload) {  // closed loop: the programs decide when the run ends
     t = run_workload(*backend, h, cfg, progress);
@@ -183,7 +195,7 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
     }
     all_done = n_done == sz.reps;
     n_done_last = n_done;
-    if (progress) progress(t, window_end, n_done);
+    if (progress) progress(t, window_end, n_done, -1.0);
   }
   backend->download(h);
   const auto stop = std::chrono::steady_clock::now();

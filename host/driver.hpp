@@ -35,9 +35,11 @@ struct RunOutput {
   std::vector<ReplicaStats> replicas;
 };
 
-// Called between chunks with (current cycle, end of the measurement window, replicas done).
+// Called between chunks with (current cycle, end of the measurement window, replicas done,
+// fraction of the work done or -1 when the cycle count tells it). Workload runs (window end
+// 0) pass the share of their messages' flits delivered, the only measure of their end.
 // It may throw to abort the run (e.g. on Ctrl-C).
-using ProgressFn = std::function<void(long long, long long, int)>;
+using ProgressFn = std::function<void(long long, long long, int, double)>;
 
 // backend: "cpu", "cuda" or "auto" (CUDA when usable, else CPU). threads: CPU threads, 0 = all.
 RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::string& backend, int threads,

@@ -46,7 +46,9 @@ const std::vector<KeySpec>& routing_keys() {
       {"threshold", KeyType::Float, 0.0, 0, 100, {}, "", false, "ugal ugal-g par",
        "route minimally while the minimal queue is below this % of a port's buffers (0 = off)"},
       {"deroutes", KeyType::Int, kUnset, 0, 62, {}, "", false, "omniwar", "OmniWAR deroutes M (unset: dimensions)"},
-      {"cost", KeyType::Choice, 0, 0, 0, {"queue", "hops", "booksim"}, "queue", false, "ugal ugal-g par",
+      // booksim by default: near MIN on uniform traffic (1,056-node dragonfly: sustains 0.60 with
+      // 4 % misrouted, vs queue's 0.475 with 44 %), while still misrouting adversarial traffic.
+      {"cost", KeyType::Choice, 0, 0, 0, {"queue", "hops", "booksim"}, "booksim", false, "ugal ugal-g par",
        "UGAL cost rule (routing/ugal_cost.cuh)"},
       {"offset", KeyType::Int, kUnset, 0, kMaxFlits, {}, "", false, "ugal ugal-g par clos-ad dimwar omniwar",
        "non-minimal bias in flits (unset: 30 for cost booksim, 4 for the weighted HyperX routings, else 0)"},

@@ -48,7 +48,7 @@ CASES: dict[str, tuple[dict, list[float] | None]] = {
                                     traffic={"packet_size": 1, "load": 0.8}), None),
     "df-valiant-restricted": (_case(DF, {"algorithm": "valiant"}), None),
     "df-valiant-any": (_case(DF, {"algorithm": "valiant", "valiant": "any"}, router={"vcs": 4}), None),
-    "df-ugal-queue": (_case(DF, {"algorithm": "ugal"}, traffic={"pattern": "group-shift", "shift": 1}), None),
+    "df-ugal-queue": (_case(DF, {"algorithm": "ugal", "cost": "queue"}, traffic={"pattern": "group-shift", "shift": 1}), None),
     "df-ugal-booksim": (_case(DF, {"algorithm": "ugal", "cost": "booksim", "n_indirect": 2}), None),
     "df-ugalg": (_case(DF, {"algorithm": "ugal-g", "snapshot_period": 3}), None),
     "df-par": (_case(DF, {"algorithm": "par"}, router={"vcs": 5}, traffic={"pattern": "worst-case"}), None),

@@ -145,7 +145,7 @@ def test_ugal_nonminimal_fraction_is_low_on_uniform_and_high_on_adversarial_traf
     assert frac("bitcomp") > 0.4 and frac("group-shift", shift=3) > 0.4
     # Generic UGAL (no threshold, queue cost) misroutes on the few flits a busy port has in
     # flight even under uniform traffic (P3's "drawback"), BookSim's offset suppresses it.
-    r = run(topo, {"algorithm": "ugal"}, traffic={"load": 0.3}, sim={"warmup": 500, "measure": 1000})
+    r = run(topo, {"algorithm": "ugal", "cost": "queue"}, traffic={"load": 0.3}, sim={"warmup": 500, "measure": 1000})
     assert 0.1 < r.nonminimal_fraction < 0.5
     r = run(topo, {"algorithm": "ugal", "cost": "booksim"}, traffic={"load": 0.3}, sim={"warmup": 500, "measure": 1000})
     assert r.nonminimal_fraction < 0.01
@@ -154,14 +154,16 @@ def test_ugal_nonminimal_fraction_is_low_on_uniform_and_high_on_adversarial_traf
 def test_ugal_hop_counts_are_min_or_valiant_and_candidates_raise_misrouting():
     topo = small_dragonfly()["topology"]
     kw = dict(traffic={"pattern": "bitcomp", "load": 0.3}, sim={"warmup": 300, "measure": 1000})
-    h = run(topo, {"algorithm": "ugal"}, vcs=3, **kw).hop_hist
+    # The queue rule (P3's generic UGAL-L): it misroutes at this load, so the effects show.
+    q = {"algorithm": "ugal", "cost": "queue"}
+    h = run(topo, q, vcs=3, **kw).hop_hist
     assert h[6:].sum() == 0 and h[5] > 0  # VR paths, at most LR | LRL
-    h = run(topo, {"algorithm": "ugal", "valiant": "any"}, vcs=4, **kw).hop_hist
+    h = run(topo, {**q, "valiant": "any"}, vcs=4, **kw).hop_hist
     assert h[7:].sum() == 0 and h[6] > 0  # VA paths, at most LRL | LRL
-    one = run(topo, {"algorithm": "ugal"}, traffic={"load": 0.3}, sim={"warmup": 300, "measure": 1000})
-    four = run(topo, {"algorithm": "ugal", "n_indirect": 4}, traffic={"load": 0.3}, sim={"warmup": 300, "measure": 1000})
+    one = run(topo, q, traffic={"load": 0.3}, sim={"warmup": 300, "measure": 1000})
+    four = run(topo, {**q, "n_indirect": 4}, traffic={"load": 0.3}, sim={"warmup": 300, "measure": 1000})
     assert four.nonminimal_fraction > one.nonminimal_fraction + 0.05
-    high_c = run(topo, {"algorithm": "ugal", "penalty": 4}, traffic={"load": 0.3}, sim={"warmup": 300, "measure": 1000})
+    high_c = run(topo, {**q, "penalty": 4}, traffic={"load": 0.3}, sim={"warmup": 300, "measure": 1000})
     assert high_c.nonminimal_fraction < one.nonminimal_fraction - 0.05
 
 
@@ -169,8 +171,8 @@ def test_ugal_hop_counts_are_min_or_valiant_and_candidates_raise_misrouting():
                                                     ({"kind": "slimfly", "q": 5}, 4, "bitcomp", {}),
                                                     ({"kind": "oft", "k": 4}, 2, "shift", {"shift": 4})])
 def test_table_ugal_beats_min_on_worst_case_and_stays_minimal_on_uniform(topo, vcs, pattern, extra):
-    # P3 WC patterns: MLFM shift h, OFT shift k (MIN saturates at 1/h, 1/k).
-    routing = {"algorithm": "ugal", "threshold": 10}
+    # P3 WC patterns: MLFM shift h, OFT shift k (MIN saturates at 1/h, 1/k); P3's UGAL-ATh.
+    routing = {"algorithm": "ugal", "cost": "queue", "threshold": 10}
     mn = saturated(topo, {"algorithm": "min"}, pattern, vcs=vcs, **extra)
     ug = saturated(topo, routing, pattern, vcs=vcs, **extra)
     assert ug > mn + 0.08

@@ -54,7 +54,7 @@ def test_ugal_g_at_least_ugal_l_on_adversarial_traffic():
     # at 1.0 0.405 vs 0.387; bit complement mean latency at load 0.3, 12.3 vs 13.5 cycles, with
     # fewer misrouted packets (0.57 vs 0.64): UGAL-L judges only the first hop, so it misroutes
     # packets whose minimal path is clear beyond it and keeps some whose path is congested later.
-    ugl, ugg = {"algorithm": "ugal"}, {"algorithm": "ugal-g"}
+    ugl, ugg = {"algorithm": "ugal", "cost": "queue"}, {"algorithm": "ugal-g", "cost": "queue"}
     assert saturated(ugg, "group-shift", shift=3) >= saturated(ugl, "group-shift", shift=3) + 0.01
     assert latency(ugg, "bitcomp", 0.3) < latency(ugl, "bitcomp", 0.3) - 0.5
 
@@ -108,7 +108,7 @@ def test_snapshot_period_is_used():
 @pytest.mark.parametrize("topo,vcs,pattern,extra", [({"kind": "mlfm", "h": 3}, 2, "shift", {"shift": 3}),
                                                     ({"kind": "slimfly", "q": 5}, 4, "bitcomp", {})])
 def test_table_ugal_g_beats_min_on_worst_case_and_stays_mostly_minimal_on_uniform(topo, vcs, pattern, extra):
-    routing = {"algorithm": "ugal-g", "threshold": 10}
+    routing = {"algorithm": "ugal-g", "cost": "queue", "threshold": 10}   # P3's UGAL-ATh rule
     mn = saturated({"algorithm": "min"}, pattern, vcs=vcs, topo=topo, **extra)
     assert saturated(routing, pattern, vcs=vcs, topo=topo, **extra) > mn + 0.08
     r = run(topo, routing, vcs=vcs, traffic={"load": 0.2}, sim={"warmup": 300, "measure": 1000})

@@ -176,7 +176,8 @@ Topology build_slimfly(const Params& prm) {
 }  // namespace
 
 // Slim Fly worst case (P3:L294, Fig. 5; TARGETS §3.4 item 4): routers paired greedily so that
-// A -> C runs A–B–C and B -> D runs B–C–D, two distance-2 flows sharing the link B -> C; node i
+// A -> C runs A–B–C and B -> D runs B–C–D (each pair's only minimal path), two distance-2
+// flows sharing the link B -> C; node i
 // of a router sends to node i of its partner. Routers left over take any free distance-2
 // destination (else any free one); a router left with only itself swaps with an earlier one.
 std::vector<int32_t> slimfly_worst_case(const Topology& t) {
@@ -189,6 +190,15 @@ std::vector<int32_t> slimfly_worst_case(const Topology& t) {
       if (!adj[a][b]) adj[a][b] = true, nb[a].push_back(b);
     }
   auto far = [&](int32_t a, int32_t c) { return a != c && !adj[a][c]; };
+  // A and C at distance 2 through one router only: minimal routing then sends all of A -> C
+  // over that router (two common neighbours, as on q = 4w Slim Flies, would halve the flow and
+  // leave the busiest link with p flows, twice the 1/(2p) bound).
+  auto one_path = [&](int32_t a, int32_t c) {
+    if (!far(a, c)) return false;
+    int common = 0;
+    for (int32_t x : nb[a]) common += adj[x][c];
+    return common == 1;
+  };
   std::vector<int32_t> dst(static_cast<size_t>(R), -1);
   std::vector<bool> taken(static_cast<size_t>(R), false);  // used as a destination
   for (int32_t A = 0; A < R; ++A) {
@@ -199,9 +209,9 @@ std::vector<int32_t> slimfly_worst_case(const Topology& t) {
       if (dst[B] >= 0) continue;
       for (int32_t C : nb[B]) {
         if (done) break;
-        if (!far(A, C) || taken[C]) continue;
+        if (!one_path(A, C) || taken[C]) continue;
         for (int32_t D : nb[C])
-          if (far(B, D) && !taken[D] && D != C) {
+          if (one_path(B, D) && !taken[D] && D != C) {
             dst[A] = C, dst[B] = D, taken[C] = taken[D] = true, done = true;
             break;
           }

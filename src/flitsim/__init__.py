@@ -36,11 +36,17 @@ def __getattr__(name):
     if name == "open":  # flitsim.open(path): a results or sweep file as pandas tables
         from .reader import open_results
         return open_results
-    if name in ("topology",):
+    if name in SUBMODULES:  # flitsim.workload, flitsim.plot, ... without an explicit import
         import importlib
-        return importlib.import_module(".topology", __name__)
-    raise AttributeError(name)
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'flitsim' has no attribute {name!r}")
+
+
+# Submodules reachable as attributes after a bare `import flitsim` (loaded on first use).
+SUBMODULES = ("topology", "topology_analysis", "config", "engine", "results", "workload",
+              "workload_config", "workload_result", "hdf5", "reader", "plot", "deadlock",
+              "cluster", "cost", "progress", "studies", "cli")
 
 
 __all__ = ["Result", "run", "run_replicas", "load_config", "loads_config", "normalize",
-           "ConfigError", "open", "available_backends", "backend_status", "topology", "__version__"]
+           "ConfigError", "open", "available_backends", "backend_status", "__version__"]

@@ -94,9 +94,9 @@ def _table(rows: Sequence[tuple[str, str]]) -> str:
 
 RUN_EXAMPLES = """\
 examples:
-  flitsim run configs/dragonfly.toml
-  flitsim run df.toml --set traffic.load=0.4 --set routing.algorithm=ugal -o df.h5
-  flitsim run df.toml --json --backend cpu --threads 8 | jq .latency_mean
+  flitsim run configs/dragonfly-1k.toml
+  flitsim run configs/dragonfly-1k.toml --set traffic.load=0.4 --set routing.algorithm=ugal -o df.h5
+  flitsim run configs/hyperx-4x4x4.toml --json --backend cpu --threads 2 | jq .latency_mean
 """
 
 
@@ -156,6 +156,20 @@ def _workload_table(r: Any) -> str:
     return "\n".join(lines)
 
 
+def _slot_warning(cfg: dict, stalls: int) -> str:
+    """Stalls mean a node had sim.packet_slots packets in flight and had to wait: results
+    then depend on the table size. Say which size was used and what to try."""
+    try:
+        from . import _core
+        slots = int(_core.state_layout(cfg, 1)["packet_slots"])
+    except Exception:  # noqa: BLE001 - the warning must not fail the run
+        slots = int(cfg.get("sim", {}).get("packet_slots", 0))
+    chosen = "chosen automatically" if not cfg.get("sim", {}).get("packet_slots") else "set"
+    return (f"warning: sources waited {stalls} cycles in the window for a free packet slot "
+            f"(sim.packet_slots = {slots} per node, {chosen}); results near saturation depend "
+            f"on it: rerun with --set sim.packet_slots={2 * slots if slots else 1024}")
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     cfg = load_config(args.config, args.overrides)
     from .outputs import check_output
@@ -185,8 +199,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         if args.backend == "auto" and result.backend == "cpu":
             print(f"                 (auto: {engine.backend_status()})")
         if result.slot_stalls:
-            print(f"warning: sources waited {result.slot_stalls} cycles for a free packet slot; "
-                  "raise sim.packet_slots", file=sys.stderr)
+            print(_slot_warning(cfg, result.slot_stalls), file=sys.stderr)
         if args.output:
             print(f"results written to {args.output}")
     return EXIT_OK
@@ -196,9 +209,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 INFO_EXAMPLES = """\
 examples:
-  flitsim info configs/dragonfly.toml
-  flitsim info df.toml --set topology.p=8 --set topology.a=16 --set topology.h=8
-  flitsim info hx.toml --json
+  flitsim info configs/dragonfly-1k.toml
+  flitsim info configs/dragonfly-1k.toml --set topology.p=8 --set topology.a=16 --set topology.h=8
+  flitsim info configs/hyperx-4x4x4.toml --json
 """
 INFO_ORDER = ("kind", "nodes", "routers", "links", "links_copper", "links_optical", "radix",
               "diameter", "avg_distance", "balance", "cost")
@@ -241,8 +254,8 @@ def cmd_info(args: argparse.Namespace) -> int:
 SATURATE_EXAMPLES = """\
 examples:
   flitsim saturate configs/dragonfly-1k.toml
-  flitsim saturate df.toml --set routing.algorithm=ugal --probes 16 --tolerance 0.01
-  flitsim saturate df.toml --json | jq .saturation
+  flitsim saturate configs/dragonfly-1k.toml --set routing.algorithm=ugal --probes 16 --tolerance 0.01
+  flitsim saturate configs/dragonfly-1k.toml --json | jq .throughput
 """
 
 
@@ -270,10 +283,11 @@ def _add_saturate(sub: argparse._SubParsersAction) -> None:
         help="find the highest offered load the network sustains",
         description="Search the saturation load by bisection over batched replicas: each\n"
                     "engine run simulates --probes loads inside the current bracket, until\n"
-                    "the bracket is narrower than --tolerance. A load is sustained when its\n"
-                    "replica is not saturated: every measured packet delivered within\n"
-                    "sim.drain_limit cycles and accepted >= 0.95 x offered. traffic.load of\n"
-                    "the config is ignored.")
+                    "the bracket is narrower than --tolerance. Prints first the throughput\n"
+                    "(the plateau: the highest accepted rate of any probe), then the offered-\n"
+                    "load bracket. A load is sustained when its replica is not saturated:\n"
+                    "every measured packet delivered within sim.drain_limit cycles and\n"
+                    "accepted >= 0.95 x offered. traffic.load of the config is ignored.")
     _add_config_args(p)
     p.add_argument("--tolerance", type=_positive_float, default=0.005, metavar="X",
                    help="width of the final bracket, flits/node/cycle (default 0.005)")
@@ -295,11 +309,12 @@ def cmd_saturate(args: argparse.Namespace) -> int:
         _print_json(res.as_dict())
         return EXIT_OK
     rows = [
-        ("saturation", f"{res.saturation:.4f} flits/node/cycle (highest sustained load)"),
-        ("bracket", f"[{res.saturation:.4f}, {res.upper:.4f}] (tolerance {res.tolerance:g})"),
+        ("throughput", f"{_fmt(res.throughput)} flits/node/cycle (plateau: highest accepted "
+                       "rate of any probe)"),
+        ("saturation load", f"{res.saturation:.4f} offered, bracket [{res.saturation:.4f}, "
+                            f"{res.upper:.4f}] (tolerance {res.tolerance:g}; criterion below)"),
         ("accepted there", f"{_fmt(res.accepted_at_saturation)} flits/node/cycle, latency "
                            f"{_fmt(res.latency_at_saturation)} cycles"),
-        ("max accepted", f"{_fmt(res.max_accepted)} flits/node/cycle (any probe)"),
         ("engine runs", f"{res.engine_runs} x {res.replicas_per_run} replicas"),
         ("wall time", f"{res.wall_seconds:.3f} s"),
         ("criterion", res.criterion),
@@ -312,20 +327,21 @@ def cmd_saturate(args: argparse.Namespace) -> int:
 
 SWEEP_EXAMPLES = """\
 examples:
-  flitsim sweep df.toml --over traffic.load=0.05:0.95:0.05 -o loads.h5
-  flitsim sweep df.toml --over traffic.load=0.1:0.9:0.1 --over routing.algorithm=min,ugal \\
-      --over sim.seed=1,2,3 -o sweep.h5
-  flitsim sweep df.toml -o sweep.h5        the file's [sweep] table (see docs/experiments.md)
-  flitsim sweep df.toml -o sweep.h5        again after an interruption: resumes
+  flitsim sweep configs/dragonfly-1k.toml --over traffic.load=0.05:0.95:0.05 -o loads.h5
+  flitsim sweep configs/dragonfly-1k.toml --over traffic.load=0.1:0.9:0.1 \\
+      --over routing.algorithm=min,ugal --over sim.seed=1,2,3 -o sweep.h5
+  flitsim sweep configs/papers/dragonfly-valiant.toml -o sweep.h5   its [sweep] table
+  flitsim sweep configs/papers/dragonfly-valiant.toml -o sweep.h5   again after an interruption: resumes
 
 values: a range start:stop:step (stop included), or a comma-separated list of TOML values
 (2,3,4 or min,ugal or [4,4],[8,8]). Points that differ only in traffic.load and sim.seed
 run as replicas of one engine run.
 
 clusters (Dask, one engine run per task; needs pip install 'flitsim[cluster]'):
-  flitsim sweep df.toml -o s.h5 --cluster local --cluster-workers 4
-  flitsim sweep df.toml -o s.h5 --cluster tcp://head-node:8786     a running scheduler
-  flitsim sweep df.toml -o s.h5 --cluster slurm --cluster-workers 8 \
+  flitsim sweep configs/dragonfly-1k.toml -o s.h5 --over traffic.load=0.1:0.9:0.1 \\
+      --cluster local --cluster-workers 4
+  flitsim sweep CONFIG -o s.h5 --cluster tcp://head-node:8786     a running scheduler
+  flitsim sweep CONFIG -o s.h5 --cluster slurm --cluster-workers 8 \\
       --slurm-option cores=32 --slurm-option memory=64GB --slurm-option walltime=02:00:00 \
       --slurm-option queue=normal --slurm-option account=proj123 \
       --slurm-option job_extra_directives=--exclusive
@@ -405,22 +421,67 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 PLOT_EXAMPLES = """\
 examples:
-  flitsim plot sweep.h5                    writes sweep.png
-  flitsim plot run.h5 -o run.pdf
+  flitsim plot sweep.h5                         latency and throughput vs offered load: sweep.png
+  flitsim plot sweep.h5 --style paper --metric p99 -o fig.pdf
+  flitsim plot sweep.h5 --panels latency,throughput,saturation,utilisation
+  flitsim plot sweep.h5 --label routing.algorithm=Routing --label ugal="UGAL-L" \\
+      --title "1,056-node dragonfly, uniform" --xlim 0:0.8 --ylim 0:200 --size 7,2.6
+  flitsim plot sweep.h5 --x router.vcs --y hops_mean     any Result field vs a swept key
+
+series: one per combination of the swept keys other than the x key and sim.seed, named from
+their values (MIN, UGAL, p = 4); seeds of a point are averaged with 95 % error bars.
 """
 
 
+def _pair(text: str, sep: str) -> tuple[float, float]:
+    parts = text.replace("x", sep).split(sep) if sep == "," else text.split(sep)
+    try:
+        a, b = (float(x) for x in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"needs two numbers A{sep}B, got {text!r}") from None
+    return a, b
+
+
 def _add_plot(sub: argparse._SubParsersAction) -> None:
+    from .plot import FORMATS, METRICS, PANELS, SATURATED
     p = sub.add_parser(
         "plot", formatter_class=_Formatter, epilog=PLOT_EXAMPLES,
         help="plot a results or sweep file (needs matplotlib)",
-        description="Draw latency vs offered load and accepted vs offered load per series,\n"
-                    "the saturation load per series and channel utilisation by class from\n"
-                    "a file written by `flitsim run -o` or `flitsim sweep -o`. Needs\n"
-                    "matplotlib: pip install 'flitsim[plot]'.")
+        description="Draw a file written by `flitsim run -o` or `flitsim sweep -o`: by default\n"
+                    "packet latency and accepted throughput vs offered load, one curve per\n"
+                    "series; saturated points are left out of the latency panel (their latency\n"
+                    "only measures the run's length). Needs matplotlib: pip install\n"
+                    "'flitsim[plot]'.")
     p.add_argument("result", metavar="RESULT.h5", help="results or sweep file")
     p.add_argument("-o", "--output", metavar="OUT.png",
-                   help="image file (default: RESULT with .png; format from the suffix)")
+                   help="image file (default: RESULT with .png or --format; format from the suffix)")
+    p.add_argument("--panels", default="latency,throughput", metavar="P[,P...]",
+                   help=f"panels, left to right: {', '.join(PANELS)} (default latency,throughput)")
+    p.add_argument("--metric", choices=list(METRICS), default="mean",
+                   help="latency statistic (default mean)")
+    p.add_argument("--x", default="offered", metavar="KEY",
+                   help="x axis: offered (measured, default), load (configured) or a swept key")
+    p.add_argument("--y", metavar="FIELD",
+                   help="one panel of this Result field vs x instead of --panels "
+                        "(hops_mean, nonminimal_fraction, latency_p99, fairness, ...)")
+    p.add_argument("--series", action="append", metavar="KEY",
+                   help="swept key that makes the series (repeatable; default: all but x, seed)")
+    p.add_argument("--label", action="append", default=[], metavar="KEY=TEXT",
+                   help="words for a key or a value in legends and axes (repeatable)")
+    p.add_argument("--title", help="figure title (default none)")
+    p.add_argument("--xlim", type=lambda t: _pair(t, ":"), metavar="LO:HI")
+    p.add_argument("--ylim", type=lambda t: _pair(t, ":"), metavar="LO:HI")
+    p.add_argument("--size", type=lambda t: _pair(t, ","), metavar="W,H",
+                   help="figure size in inches")
+    p.add_argument("--logy", action="store_true", help="logarithmic y axis")
+    p.add_argument("--saturated", choices=SATURATED, default="cut",
+                   help="saturated points in the latency panel: cut (default), mark (hollow), show")
+    p.add_argument("--no-errorbars", dest="errorbars", action="store_false",
+                   help="no 95%% intervals (over seeds, else the run's batch means)")
+    p.add_argument("--style", choices=("default", "paper"), default="default",
+                   help="paper: single-column sizes, 8 pt serif fonts, colour-blind-safe colours")
+    p.add_argument("--format", dest="fmt", choices=FORMATS,
+                   help="output format (default: from the output suffix, else png)")
     p.set_defaults(func=cmd_plot)
 
 
@@ -429,12 +490,173 @@ def cmd_plot(args: argparse.Namespace) -> int:
     import os
     check_output(args.output or os.path.splitext(args.result)[0] + ".png", hdf5=False)
     plot = importlib.import_module("flitsim.plot")
+    labels = {}
+    for item in args.label:
+        key, sep, text = item.partition("=")
+        if not sep or not key:
+            _error(f"--label: needs KEY=TEXT, got {item!r}")
+            return EXIT_USAGE
+        labels[key] = text
+    opts = plot.PlotOptions(
+        panels=[x.strip() for x in args.panels.split(",") if x.strip()], metric=args.metric,
+        x=args.x, y=args.y, series_keys=args.series, labels=labels, title=args.title,
+        xlim=args.xlim, ylim=args.ylim, size=args.size, logy=args.logy,
+        saturated=args.saturated, errorbars=args.errorbars, style=args.style, fmt=args.fmt)
     try:
-        out = plot.plot_file(args.result, args.output)
+        out = plot.plot_file(args.result, args.output, opts)
     except plot.PlotUnavailable as e:
         _error(e)
         return EXIT_FAILURE
     print(f"plot written to {out}")
+    return EXIT_OK
+
+
+# --- config ---------------------------------------------------------------------------------
+
+CONFIG_EXAMPLES = """\
+examples:
+  flitsim config configs/dragonfly-1k.toml              every key, defaults filled in
+  flitsim config configs/dragonfly-1k.toml --set routing.algorithm=ugal --json
+"""
+
+
+def _add_config(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "config", formatter_class=_Formatter, epilog=CONFIG_EXAMPLES,
+        help="print the normalised configuration, defaults filled in",
+        description="Check a configuration (with --set overrides applied) and print it as the\n"
+                    "engine sees it: every section, every defaulted key. The output is itself\n"
+                    "a valid configuration file.")
+    _add_config_args(p)
+    p.set_defaults(func=cmd_config)
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    cfg = load_config(args.config, args.overrides)
+    if args.json:
+        _print_json(cfg)
+    else:
+        from .toml_writer import dumps
+        sys.stdout.write(dumps(cfg))
+    return EXIT_OK
+
+
+# --- show -----------------------------------------------------------------------------------
+
+SHOW_EXAMPLES = """\
+examples:
+  flitsim run configs/dragonfly-1k.toml -o run.h5 && flitsim show run.h5
+  flitsim show sweep.h5 --json
+"""
+
+
+def _add_show(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "show", formatter_class=_Formatter, epilog=SHOW_EXAMPLES,
+        help="summarise a results or sweep file",
+        description="Print what a file written by `flitsim run -o` or `flitsim sweep -o` holds:\n"
+                    "when and by which version it was written, the experiment (topology,\n"
+                    "routing, traffic), the swept keys and progress of a sweep, and one line\n"
+                    "per replica or point.")
+    p.add_argument("result", metavar="FILE.h5", help="results or sweep file")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_show)
+
+
+def _points_table(keys: list[str], rows: list[dict]) -> str:
+    cols = list(keys) + ["offered", "accepted", "latency_mean", "latency_p99", "saturated"]
+    cells = [[_fmt(row.get(c, "-")) for c in cols] for row in rows]
+    widths = [max(len(c), *(len(r[j]) for r in cells)) if cells else len(c)
+              for j, c in enumerate(cols)]
+    lines = ["  ".join(c.rjust(w) for c, w in zip(cols, widths))]
+    lines += ["  ".join(v.rjust(w) for v, w in zip(r, widths)) for r in cells]
+    return "\n".join(lines)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from . import hdf5
+    path = args.result
+    attrs = hdf5.read_attrs(path)
+    sweep = hdf5.is_sweep(path)
+    if sweep:
+        sw = hdf5.read_sweep(path)
+        cfg, keys = sw["config"], list(sw["keys"])
+        rows = [{**p, **r.summary()} if r is not None else dict(p)
+                for p, r in zip(sw["points"], sw["results"])]
+        done = sum(r is not None for r in sw["results"])
+    else:
+        results = hdf5.read_results(path)
+        cfg, keys = hdf5.read_config(path), ["load", "seed"]
+        rows = [r.summary() | {"load": r.load, "seed": r.seed} for r in results]
+        done = len(rows)
+    if args.json:
+        _print_json(dict(kind="sweep" if sweep else "results", attrs=attrs, config=cfg,
+                         keys=keys, done=done, total=len(rows), points=rows))
+        return EXIT_OK
+    topo = cfg.get("topology", {})
+    shape = ", ".join(f"{k}={_fmt(v)}" for k, v in topo.items() if k != "kind")
+    head = [
+        ("file", f"{path} ({'sweep' if sweep else 'results'}, schema "
+                 f"{attrs.get('schema_version', '-')}, flitsim {attrs.get('flitsim_version', '-')}, "
+                 f"written {attrs.get('created', '-')})"),
+        ("topology", f"{topo.get('kind', '-')} ({shape})"),
+        ("routing", _fmt(cfg.get("routing", {}))),
+    ]
+    if "workload" in cfg:
+        head.append(("workload", f"{len(cfg['workload'].get('jobs', []))} job(s)"))
+    else:
+        head.append(("traffic", _fmt(cfg.get("traffic", {}))))
+    sim = cfg.get("sim", {})
+    head.append(("sim", f"warmup {sim.get('warmup', '-')}, measure {sim.get('measure', '-')}"))
+    if sweep:
+        head.append(("swept", ", ".join(keys) or "-"))
+    head.append(("points" if sweep else "replicas", f"{done}/{len(rows)} finished"))
+    print(_table(head))
+    print(_points_table(keys, rows))
+    return EXIT_OK
+
+
+# --- reproduce ------------------------------------------------------------------------------
+
+REPRODUCE_EXAMPLES = """\
+examples:
+  flitsim reproduce --list
+  flitsim reproduce dragonfly-valiant                 quick sizes, minutes on 2 cores
+  flitsim reproduce hyperx-dimwar --full -o results/  the paper's sizes (hours on a CPU)
+
+Each study starts from configs/papers/NAME.toml (the experiment: router, traffic or
+workload, routing, sweep) and writes NAME.md (a markdown table) and NAME.png (a figure) into
+the output directory. The papers are cited in full in docs/reproductions.md.
+"""
+
+
+def _add_reproduce(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "reproduce", formatter_class=_Formatter, epilog=REPRODUCE_EXAMPLES,
+        help="regenerate one of the five papers' figures and tables",
+        description="Run one of the papers' studies (see --list) and write its table and figure.")
+    p.add_argument("study", nargs="?", metavar="STUDY", help="study name (see --list)")
+    p.add_argument("--list", action="store_true", help="list the studies and exit")
+    p.add_argument("--full", action="store_true",
+                   help="the papers' sizes instead of the quick ones (much longer)")
+    p.add_argument("-o", "--output", default="reproductions", metavar="DIR",
+                   help="directory for NAME.md and the figure (default ./reproductions)")
+    _add_engine_args(p)
+    p.set_defaults(func=cmd_reproduce)
+
+
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    studies = importlib.import_module("flitsim.studies")
+    if args.list or not args.study:
+        for st in studies.STUDIES.values():
+            print(f"{st.name:18} {st.paper}\n{'':18} {st.what}\n{'':18} quick: {st.quick}; "
+                  f"full: {st.full}")
+        return EXIT_OK if args.list else EXIT_USAGE
+    res = studies.reproduce(args.study, args.output, quick=not args.full,
+                            backend=None if args.backend == "auto" else args.backend,
+                            threads=args.threads, progress=not args.quiet)
+    print(res.table)
+    print(f"table written to {args.output}/{args.study}.md; figure: {res.figure}")
     return EXIT_OK
 
 
@@ -445,8 +667,8 @@ def cmd_plot(args: argparse.Namespace) -> int:
 CHECK_DEADLOCK_EXAMPLES = """\
 examples:
   flitsim check-deadlock configs/dragonfly-1k.toml --set routing.algorithm=valiant
-  flitsim check-deadlock hx.toml --set routing.algorithm=dimwar --json
-  flitsim check-deadlock df.toml --set routing.deadlock_avoidance=false   # shows a cycle
+  flitsim check-deadlock configs/hyperx-4x4x4.toml --set routing.algorithm=dimwar --json
+  flitsim check-deadlock configs/dragonfly-1k.toml --set routing.deadlock_avoidance=false   # a cycle
 """
 
 
@@ -459,12 +681,14 @@ def _add_check_deadlock(sub: argparse._SubParsersAction) -> None:
                     "routing can make, and report it acyclic or print one cycle. Exit status 0\n"
                     "when acyclic, 1 when a cycle exists. Meant for up to a few hundred routers.")
     _add_config_args(p)
+    p.add_argument("--quiet", action="store_true", help="no progress output")
     p.set_defaults(func=cmd_check_deadlock)
 
 
 def cmd_check_deadlock(args: argparse.Namespace) -> int:
     cfg = load_config(args.config, args.overrides)
-    report = importlib.import_module("flitsim.deadlock").check_deadlock(cfg)
+    report = importlib.import_module("flitsim.deadlock").check_deadlock(
+        cfg, progress=not args.quiet and not args.json)
     if args.json:
         _print_json({"acyclic": report.acyclic, "algorithm": report.algorithm, "classes": report.classes,
                      "vcs": report.vcs, "nodes": report.nodes, "edges": report.edges,
@@ -475,14 +699,18 @@ def cmd_check_deadlock(args: argparse.Namespace) -> int:
 
 
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (
-    _add_run, _add_info, _add_saturate, _add_sweep, _add_plot, _add_check_deadlock)
+    _add_run, _add_info, _add_config, _add_saturate, _add_sweep, _add_plot, _add_show,
+    _add_check_deadlock, _add_reproduce)
 
 MAIN_EXAMPLES = """\
 examples:
-  flitsim info df.toml                      topology size, diameter, cost
-  flitsim run df.toml --set traffic.load=0.5
-  flitsim run df.toml --json -o df.h5       machine-readable summary plus HDF5 results
-  flitsim run --help                        options of one subcommand
+  flitsim info configs/dragonfly-1k.toml            topology size, diameter, cost
+  flitsim config configs/dragonfly-1k.toml          the configuration with every default
+  flitsim run configs/dragonfly-1k.toml --set traffic.load=0.3
+  flitsim run configs/dragonfly-1k.toml --json -o df.h5   JSON summary plus HDF5 results
+  flitsim show df.h5                                what a results or sweep file holds
+  flitsim reproduce --list                          the papers' experiments, one command each
+  flitsim run --help                                options of one subcommand
 
 exit status: 0 success, 2 bad configuration or usage, 1 failure during the run
 (e.g. deadlock detected by the watchdog)

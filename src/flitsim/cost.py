@@ -4,7 +4,7 @@
 
 with N_o / N_c the optical / copper router-to-router links (terminal links are not counted,
 as in P2 Table 2) and N_r the routers. The paper defines copper only in words; the rules below
-are the ones that reproduce its Table 4 (TARGETS §2.3, §3.3 item 7):
+are the ones that reproduce its Table 4 (docs/targets.md §2.3, §3.3 item 7):
 
 * dragonfly: every intra-group link ("local") is copper, global links are optical;
 * fat trees: the lowest switch level's up links (leaf–aggregation) are copper, the rest

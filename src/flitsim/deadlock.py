@@ -114,8 +114,10 @@ def _find_cycle(g: dict[int, set[int]]) -> list[int]:
 
 
 class _Checker:
-    def __init__(self, cfg: dict):
+    def __init__(self, cfg: dict, progress: Any = None):
         from . import _core
+        from .progress import Reporter, enabled
+        self.line = Reporter("check-deadlock") if enabled(progress) is True else None
         # The engine's own choice and checks (supported pair, router.vcs, ...): the routing's
         # registry line (cuda/routing/registry.h) and its VC classes.
         self.setup = _core.routing_setup(cfg)
@@ -132,6 +134,16 @@ class _Checker:
         self.peer_router = np.where(t.peer_port >= 0, t.port_router[np.maximum(t.peer_port, 0)], -1)
         self.g = _Graph()
         self.par_shift = 1  # PAR: Valiant's local classes shifted up by one (dragonfly_par.cuh)
+
+    def pairs(self, what: str = "routes"):
+        """Every ordered pair of terminal routers, reporting progress (the graph's build time
+        is proportional to the pairs enumerated)."""
+        n = len(self.term)
+        total = n * (n - 1)
+        for i, pair in enumerate(itertools.permutations(self.term, 2)):
+            if self.line is not None and i % 64 == 0:
+                self.line.update(f"{what}: router pair {i:,}/{total:,}", i / max(total, 1))
+            yield pair
 
     # VC range of class c, and of a span of classes [c0, c1] (engine: SimView::class_vc_lo/hi).
     def cls(self, c: int) -> tuple[int, int]:
@@ -226,7 +238,7 @@ class _Checker:
         self.df_setup()
         any_router = self.routing.get("valiant") == "any"
         memo: dict = {}
-        for s, d in itertools.permutations(self.term, 2):
+        for s, d in self.pairs():
             if self.routes == "minimal":
                 self.df_minimal(s, d, 1)
                 continue
@@ -270,15 +282,14 @@ class _Checker:
         c = int(self.setup["phase_classes"]) if two_phase else self.C
         block0 = lambda k: self.cls(min(k, c - 1))                       # noqa: E731
         block1 = lambda k: self.cls(c + min(k, c - 1))                   # noqa: E731
-        pairs = list(itertools.permutations(self.term, 2))
         if self.routes in ("minimal", "minimal_valiant"):
-            for s, d in pairs:
+            for s, d in self.pairs("minimal routes"):
                 self.min_dag(s, d, block0)
         if not two_phase:
             return
         into: dict[int, dict[Hop, set[int]]] = defaultdict(lambda: defaultdict(set))
         out: dict[int, dict[Hop, set[int]]] = defaultdict(lambda: defaultdict(set))
-        for s, x in pairs:          # phase 0 toward intermediate x, phase 1 from x
+        for s, x in self.pairs("Valiant phases"):  # phase 0 toward intermediate x, phase 1 from x
             _, last = self.min_dag(s, x, block0)
             for h in last:
                 into[x][h].add(int(s))
@@ -321,7 +332,7 @@ class _Checker:
     def hyperx(self):
         self.hx_setup()
         N = len(self.W)
-        for s, t_ in itertools.permutations(self.term, 2):
+        for s, t_ in self.pairs():
             if self.routes == "dor":
                 self.g.path(self.dor(s, t_, 0))
             elif self.routes == "closad":
@@ -392,28 +403,32 @@ class _Checker:
             self.hyperx()
         else:  # Table and Tree: the all-pairs distance table
             self.table()
+        if self.line is not None:
+            self.line.update("searching the dependency graph for a cycle", None, force=True)
         g = self.g.vc_graph(self.V)
         nodes = set(g)
         for v in g.values():
             nodes |= v
         cyc = _find_cycle(g)
+        if self.line is not None:
+            self.line.close()
         cycle = [(int(t.port_router[n // self.V]), int(n // self.V), int(self.peer_router[n // self.V]), n % self.V)
                  for n in cyc]
         return DeadlockReport(acyclic=not cyc, algorithm=self.alg, classes=self.C, vcs=self.V, nodes=len(nodes),
                               edges=sum(len(v) for v in g.values()), cycle=cycle)
 
 
-def check_deadlock(config: dict | str) -> DeadlockReport:
+def check_deadlock(config: dict | str, progress: bool | None = None) -> DeadlockReport:
     """Channel dependency graph of the configured routing's VC scheme: acyclic, or a cycle.
     `config` is a configuration dict or a TOML path (only [topology], [router] vcs and
-    [routing] matter)."""
+    [routing] matter). progress: a line on stderr (None: in an interactive session only)."""
     if isinstance(config, str):
         from .config import load_config
         config = load_config(config)
     else:
         from .config import normalize
         config = normalize(config)
-    return _Checker(config).run()
+    return _Checker(config, progress).run()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -17,11 +17,13 @@ def _normalize(config: dict) -> dict:
     return normalize(config)
 
 
-def run(config: dict, backend: str | None = None, progress: bool | Callable = False,
+def run(config: dict, backend: str | None = None, progress: bool | Callable | None = None,
         threads: int | None = None) -> Result:
     """Simulate one configuration (validated first) and return its Result.
 
     backend: "cpu", "cuda" or None (the GPU when one is usable, else the CPU).
+    progress: True for a progress line on stderr, False for none, None (default) for one in
+    an interactive session only; or a callable(cycle, window_end, replicas_done, fraction).
     threads: CPU threads (default: all cores, or OMP_NUM_THREADS).
     """
     cfg = _normalize(config)
@@ -33,7 +35,7 @@ def run(config: dict, backend: str | None = None, progress: bool | Callable = Fa
 
 
 def run_replicas(config: dict, loads: Sequence[float], seeds: Sequence[int] | None = None,
-                 backend: str | None = None, progress: bool | Callable = False,
+                 backend: str | None = None, progress: bool | Callable | None = None,
                  threads: int | None = None) -> list[Result]:
     """Simulate several replicas of one topology in one engine run, one per load (and seed)."""
     cfg = _normalize(config)

@@ -94,6 +94,14 @@ class Result:
     # Closed-loop runs ([workload]): per-job table (flitsim.workload_result); None otherwise.
     workload: "WorkloadResult | None" = None
 
+    def __repr__(self) -> str:
+        # Short: the dataclass repr would print every histogram and per-port array.
+        kind = "workload, " if self.workload is not None else ""
+        return (f"<Result {kind}load={self.load:g} seed={self.seed} offered={self.offered:.4g} "
+                f"accepted={self.accepted:.4g} latency_mean={self.latency_mean:.4g} "
+                f"latency_p99={self.latency_p99:.4g} saturated={bool(self.saturated)} "
+                f"nodes={self.nodes} cycles={self.cycles} backend={self.backend}>")
+
     # Derived values -----------------------------------------------------------------
     @property
     def offered(self) -> float:

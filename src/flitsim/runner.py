@@ -3,8 +3,6 @@ Results. The open- and closed-loop front ends (engine.py, workload/) both call i
 neither, so they import it without a cycle."""
 from __future__ import annotations
 
-import sys
-import time
 from typing import Callable, Sequence
 
 from .limits import MAX_THREADS
@@ -42,37 +40,36 @@ def backend_status() -> str:
 
 
 class _Progress:
-    """A one-line progress report on stderr, refreshed at most every 0.5 s."""
+    """The engine's progress line (flitsim.progress): cycles against the warm-up + window of
+    an open-loop run, foreground flits delivered for a workload, replicas done while draining."""
 
-    def __init__(self, stream=sys.stderr):
-        self.stream, self.start, self.last = stream, time.monotonic(), 0.0
+    def __init__(self, replicas: int = 1, what: str = "run"):
+        from .progress import Reporter
+        self.line, self.replicas = Reporter(what), replicas
 
-    def __call__(self, cycle: int, window_end: int, done: int) -> None:
-        now = time.monotonic()
-        if now - self.last < 0.5:
-            return
-        self.last = now
-        rate = cycle / max(now - self.start, 1e-9)
-        if window_end <= 0:  # a workload run: no window, programs decide the end
-            stage = f"workload ({done} replica(s) done)"
+    def __call__(self, cycle: int, window_end: int, done: int, fraction: float = -1.0) -> None:
+        rate = cycle / max(self.line.elapsed(), 1e-9)
+        reps = f", {done}/{self.replicas} replicas done" if self.replicas > 1 else ""
+        if window_end <= 0:  # a workload run: the programs decide the end
+            self.line.update(f"cycle {cycle:,}, foreground flits delivered{reps}, "
+                             f"{rate:,.0f} cycles/s", fraction if fraction >= 0 else None)
         elif cycle < window_end:
-            stage = f"{100.0 * min(cycle, window_end) / window_end:5.1f}% of warm-up+window"
-        else:
-            stage = f"draining ({done} replica(s) done)"
-        self.stream.write(f"\r  cycle {cycle:>9}  {stage}  {rate:,.0f} cycles/s ")
-        self.stream.flush()
+            self.line.update(f"cycle {cycle:,}/{window_end:,} (warm-up + window){reps}, "
+                             f"{rate:,.0f} cycles/s", cycle / window_end)
+        else:  # draining: the end is when the measured packets arrive, not known in advance
+            self.line.update(f"cycle {cycle:,}, draining measured packets{reps}, "
+                             f"{rate:,.0f} cycles/s", None)
 
     def close(self) -> None:
-        if self.last:
-            self.stream.write("\n")
+        self.line.close()
 
 
-def _no_progress(cycle: int, window_end: int, done: int) -> None:
+def _no_progress(cycle: int, window_end: int, done: int, fraction: float = -1.0) -> None:
     """The callback of a quiet run: calling it lets the engine see Ctrl-C."""
 
 
 def simulate_raw(config: dict, backend: str | None = None, threads: int | None = None,
-                 progress: bool | Callable = False, loads: Sequence[float] | None = None,
+                 progress: bool | Callable | None = None, loads: Sequence[float] | None = None,
                  seeds: Sequence[int] | None = None, workload: dict | None = None) -> dict:
     """The engine's raw output for a normalised config (several replicas when loads/seeds
     are given: one replica per (load, seed) pair, all advancing in one engine run).
@@ -88,7 +85,10 @@ def simulate_raw(config: dict, backend: str | None = None, threads: int | None =
                           f"cores), got {threads!r}")
     # Always a callback: the engine calls it between pieces of cycles and checks for Ctrl-C
     # there, so an interrupt is honoured promptly even when no progress is shown.
-    cb = _Progress() if progress is True else (progress or _no_progress)
+    from .progress import enabled
+    progress = enabled(progress)
+    cb = (_Progress(len(loads) if loads is not None else 1) if progress is True
+          else (progress or _no_progress))
     try:
         return _core().simulate(config, backend or "auto", int(threads or 0), cb,
                                 None if loads is None else [float(x) for x in loads],

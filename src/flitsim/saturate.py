@@ -64,9 +64,16 @@ class SaturationResult:
     def bracket(self) -> tuple[float, float]:
         return self.saturation, self.upper
 
+    @property
+    def throughput(self) -> float:
+        """The plateau: the highest accepted rate (flits/node/cycle) of any probe, i.e. what the
+        network delivers when offered more than it can carry. `saturation` is an offered load
+        and may exceed it by up to sim.saturation_tolerance (accepted >= 0.95 x offered)."""
+        return self.max_accepted
+
     def as_dict(self) -> dict[str, Any]:
         """The object ``flitsim saturate --json`` prints."""
-        return dict(saturation=self.saturation, upper=self.upper,
+        return dict(throughput=self.throughput, saturation=self.saturation, upper=self.upper,
                     accepted_at_saturation=self.accepted_at_saturation,
                     latency_at_saturation=self.latency_at_saturation,
                     max_accepted=self.max_accepted, tolerance=self.tolerance,
@@ -80,14 +87,16 @@ def _round_load(x: float) -> float:
 
 
 def saturate(config: dict, tolerance: float = 0.005, probes: int = 8,
-             backend: str | None = None, progress: bool | Callable = False,
+             backend: str | None = None, progress: bool | Callable | None = None,
              threads: int | None = None, lower: float = 0.0,
              upper: float = 1.0) -> SaturationResult:
     """Find the saturation load of ``config`` (its ``traffic.load`` is ignored).
 
     tolerance: stop when the bracket (highest sustained, lowest saturated) is this narrow.
     probes: loads per engine run (replicas of one run).
-    progress: True for a line per round on stderr, or a callable(round, lo, hi, probes).
+    progress: True for a progress line on stderr (ETA from the rounds the bracket needs and
+    the cycles of the running one), None (default) for one in an interactive session only,
+    or a callable(round, lo, hi, probes) called after each round.
     lower, upper: the initial bracket; `upper` itself is probed in the first round.
     Raises ValueError for a bad argument; engine errors (deadlock) propagate.
     """
@@ -109,6 +118,15 @@ def saturate(config: dict, tolerance: float = 0.005, probes: int = 8,
     found: list[Probe] = []
     best_lo: Probe | None = None
     runs = 0
+    from .progress import Reporter, enabled
+    progress = enabled(progress)
+    line = Reporter("saturate") if progress is True else None
+    rounds = _rounds_needed(hi - lo, tolerance, probes)
+
+    def during(cycle: int, window_end: int, _done: int, _fraction: float = -1.0) -> None:
+        share = min(cycle / window_end, 1.0) if window_end > 0 else 0.0
+        line.update(f"round {runs + 1}/~{rounds}, bracket [{lo:.4f}, {hi:.4f}], cycle {cycle:,}",
+                    (runs + share) / max(rounds, runs + 1))
     while True:
         if runs == 0:
             loads = [lo + (hi - lo) * i / probes for i in range(1, probes + 1)]
@@ -122,7 +140,8 @@ def saturate(config: dict, tolerance: float = 0.005, probes: int = 8,
                         if lo < x and (x < hi or (runs == 0 and x <= hi)) and x not in probed})
         if not loads:
             break
-        results = engine.run_replicas(cfg, loads, backend=backend, threads=threads)
+        results = engine.run_replicas(cfg, loads, backend=backend, threads=threads,
+                                      progress=during if line else False)
         batch = [Probe(load=r.load, offered=r.offered, accepted=r.accepted,
                        latency=r.latency_mean, saturated=bool(r.saturated),
                        drained=bool(r.drained), round=runs) for r in results]
@@ -140,9 +159,14 @@ def saturate(config: dict, tolerance: float = 0.005, probes: int = 8,
                 lo, best_lo = top.load, top
         if not hi_saturated and not sat:
             lo = hi  # even the upper bound is sustained: nothing left to search
-        _report(progress, runs, lo, hi, batch, start)
+        if line is not None:
+            _report(line, runs, lo, hi, batch)
+        elif callable(progress):
+            progress(runs, lo, hi, batch)
         if hi - lo <= tolerance + 1e-12:
             break
+    if line is not None:
+        line.close()
     max_acc = max((p.accepted for p in found), default=float("nan"))
     return SaturationResult(
         saturation=lo if best_lo is not None else float(lower),
@@ -153,17 +177,20 @@ def saturate(config: dict, tolerance: float = 0.005, probes: int = 8,
         wall_seconds=time.monotonic() - start, tolerance=float(tolerance), config=cfg)
 
 
-def _report(progress, runs, lo, hi, batch, start) -> None:
-    if not progress:
-        return
-    if callable(progress):
-        progress(runs, lo, hi, batch)
-        return
+def _rounds_needed(width: float, tolerance: float, probes: int) -> int:
+    """Engine runs until the bracket is `tolerance` wide when every round finds the knee
+    inside it: the first divides `width` by `probes`, each later one by `probes + 1`."""
+    rounds, width = 1, width / probes
+    while width > tolerance + 1e-12:
+        width /= probes + 1
+        rounds += 1
+    return rounds
+
+
+def _report(line, runs, lo, hi, batch) -> None:
     n_sat = sum(p.saturated for p in batch)
-    sys.stderr.write(f"  run {runs}: {len(batch)} loads, {n_sat} saturated -> bracket "
-                     f"[{lo:.4f}, {hi:.4f}] width {hi - lo:.4f}  "
-                     f"({time.monotonic() - start:.1f} s)\n")
-    sys.stderr.flush()
+    line.message(f"run {runs}: {len(batch)} loads, {n_sat} saturated -> bracket "
+                 f"[{lo:.4f}, {hi:.4f}] width {hi - lo:.4f}  ({line.elapsed():.1f} s)")
 
 
 class _CallableModule(type(sys)):

@@ -129,21 +129,23 @@ class SweepStatus:
     total: int
     resumed: int            # points found finished in the output file at start
     elapsed: float          # seconds since this sweep call started
-    eta: float              # estimated seconds left (NaN before the first batch finishes)
+    eta: float              # estimated seconds left (NaN when nothing has run yet)
     cycles_per_second: float  # engine cycles per wall second, over the batches run so far
     batch: int              # batches run in this call
     batches: int            # batches this call has to run
+    fraction: float = float("nan")  # share of this call's work done (replica-cycles)
 
     def line(self) -> str:
-        eta = "-" if math.isnan(self.eta) else _hms(self.eta)
         rate = "-" if math.isnan(self.cycles_per_second) else f"{self.cycles_per_second:,.0f}"
         return (f"points {self.done}/{self.total}  batch {self.batch}/{self.batches}  "
-                f"elapsed {_hms(self.elapsed)}  left ~{eta}  {rate} cycles/s")
+                f"{rate} cycles/s")
 
 
-def _hms(s: float) -> str:
-    s = int(round(s))
-    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+def _work(b: "Batch") -> float:
+    """Cost of a batch for the ETA: replicas x (warm-up + window) cycles; drains are short
+    next to that below saturation, and workloads (no window) count one window each."""
+    sim = b.config.get("sim", {})
+    return len(b.indices) * float(int(sim.get("warmup", 1000)) + int(sim.get("measure", 2000)))
 
 
 @dataclass
@@ -162,29 +164,9 @@ class SweepResult:
         return [{**p, **r.summary()} for p, r in zip(self.points, self.results)]
 
 
-class _Line:
-    """The progress line on stderr: refreshed at each batch end and, throttled, during it."""
-
-    def __init__(self, stream=sys.stderr):
-        self.stream, self.last, self.wrote = stream, 0.0, False
-
-    def show(self, text: str, force: bool = False) -> None:
-        now = time.monotonic()
-        if not force and now - self.last < 0.5:
-            return
-        self.last = now
-        self.stream.write(f"\r  {text} ")
-        self.stream.flush()
-        self.wrote = True
-
-    def close(self) -> None:
-        if self.wrote:
-            self.stream.write("\n")
-
-
 def sweep(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | Sequence[str] | None = None,
           output: str | os.PathLike | None = None, backend: str | None = None,
-          progress: bool | Callable[[SweepStatus], None] = False, threads: int | None = None,
+          progress: bool | Callable[[SweepStatus], None] | None = None, threads: int | None = None,
           max_replicas: int | None = None, cluster: Any = None,
           cluster_workers: int | None = None,
           slurm_options: Sequence[str] | Mapping[str, Any] | None = None,
@@ -194,7 +176,8 @@ def sweep(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | Sequenc
     over: ``{key: values}`` or ``["key=spec", ...]``; default the config's ``[sweep]``.
     output: HDF5 file, written after every batch; when it already holds this sweep,
     finished points are read back and only the rest run (a different sweep in it is an
-    error: ConfigError). progress: True for a line on stderr, or a callable receiving a
+    error: ConfigError). progress: True for a line on stderr (ETA from the replica-cycles
+    done), None (default) for one in an interactive session only, or a callable receiving a
     SweepStatus after each batch (an exception it raises stops the sweep; what was
     written stays).
     cluster: run the batches on Dask, one task per batch: ``"local"`` (a LocalCluster of
@@ -247,22 +230,30 @@ def _run_locked(keys, points, cfgs, batches, base, output, backend, progress, th
         hdf5.create_sweep(output, base, keys, points, extra_attrs={"kind": "sweep"})
     todo = [b for b in batches if any(results[i] is None for i in b.indices)]
     start = time.monotonic()
-    line = _Line() if progress is True else None
+    from .progress import Reporter, enabled, eta as eta_of
+    progress = enabled(progress)
+    line = Reporter("sweep") if progress is True else None
     done, cycles, engine_wall, runs = resumed, 0, 0.0, 0
+    total_work = sum(_work(b) for b in todo) or 1.0
+    work_done = 0.0
 
-    def status(batch_no: int) -> SweepStatus:
+    def status(batch_no: int, current: float = 0.0) -> SweepStatus:
         elapsed = time.monotonic() - start
-        new = done - resumed
-        eta = elapsed / new * (len(points) - done) if new else float("nan")
+        frac = (work_done + current) / total_work
         rate = cycles / engine_wall if engine_wall > 0 else float("nan")
-        return SweepStatus(done, len(points), resumed, elapsed, eta, rate, batch_no, len(todo))
+        return SweepStatus(done, len(points), resumed, elapsed, eta_of(elapsed, frac), rate,
+                           batch_no, len(todo), frac)
 
-    def during(cycle: int, window_end: int, _done: int) -> None:
-        if line is not None:
-            st = status(runs)
-            run_rate = cycle / max(time.monotonic() - t0, 1e-9)
-            line.show(f"{st.line()}  [batch {runs + 1}: cycle {cycle}, "
-                      f"{run_rate:,.0f} cycles/s]")
+    def during(cycle: int, window_end: int, _done: int, fraction: float = -1.0) -> None:
+        # Share of the running batch: cycles of its window (the drain counts as its end),
+        # or for a workload the foreground flits delivered.
+        if line is None or runs >= len(todo):
+            return
+        share = fraction if window_end <= 0 else min(cycle / window_end, 1.0)
+        st = status(runs, _work(todo[runs]) * max(share, 0.0))
+        run_rate = cycle / max(time.monotonic() - t0, 1e-9)
+        line.update(f"{st.line()}  [batch {runs + 1}: cycle {cycle:,}, {run_rate:,.0f} cycles/s]",
+                    st.fraction)
 
     def in_process():
         nonlocal t0
@@ -286,7 +277,7 @@ def _run_locked(keys, points, cfgs, batches, base, output, backend, progress, th
             if hasattr(finished, "close"):     # cancels pending cluster tasks on an error
                 stack.callback(finished.close)
             if line is not None:
-                line.show(status(0).line(), force=True)
+                line.update(status(0).line(), 0.0, force=True)
             # Batches as they finish (in plan order in-process, in any order on a cluster);
             # this process alone writes the output file.
             for b, rs in finished:
@@ -295,6 +286,7 @@ def _run_locked(keys, points, cfgs, batches, base, output, backend, progress, th
                     results[i] = r
                 runs += 1
                 done += len(b.indices)
+                work_done += _work(b)
                 cycles += rs[0].cycles
                 engine_wall += rs[0].wall_seconds
                 if output is not None:
@@ -302,7 +294,7 @@ def _run_locked(keys, points, cfgs, batches, base, output, backend, progress, th
                         hdf5.append_sweep(output, b.indices, rs)
                 st = status(runs)
                 if line is not None:
-                    line.show(st.line(), force=True)
+                    line.update(st.line(), st.fraction, force=line.tty or runs == len(todo))
                 elif callable(progress):
                     progress(st)
     finally:

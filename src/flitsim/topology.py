@@ -135,7 +135,7 @@ def _distances(t: TopologyTables) -> np.ndarray:
 
 def _path_diversity(t: TopologyTables, adj: np.ndarray, dist: np.ndarray) -> dict[str, Any]:
     """Histogram of minimal router paths over unordered pairs of distinct, non-adjacent
-    terminal routers (P3:L207 and TARGETS D2-S6/S7/S10/S13)."""
+    terminal routers (P3:L207 and docs/targets.md D2-S6/S7/S10/S13)."""
     term = np.flatnonzero(t.terminals() > 0)
     counts = _ana.minimal_path_counts(adj, dist, term)[:, term]
     iu = np.triu_indices(len(term), k=1)

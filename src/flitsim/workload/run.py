@@ -14,7 +14,7 @@ def _num_nodes(cfg: Mapping[str, Any]) -> int:
 
 
 def run_replicas(config: Mapping[str, Any], seeds: Sequence[int] | None = None,
-                 backend: str | None = None, progress: bool | Callable = False,
+                 backend: str | None = None, progress: bool | Callable | None = None,
                  threads: int | None = None) -> list:
     """Run the config's [workload] once per seed (placements and random motifs drawn from
     the seed), all as replicas of one engine run; one Result per seed."""
@@ -32,7 +32,7 @@ def run_replicas(config: Mapping[str, Any], seeds: Sequence[int] | None = None,
     return results_from_raw(raw, cfg)
 
 
-def run(config: Mapping[str, Any], backend: str | None = None, progress: bool | Callable = False,
+def run(config: Mapping[str, Any], backend: str | None = None, progress: bool | Callable | None = None,
         threads: int | None = None):
     """Run the config's [workload] with sim.seed; the Result has a `workload` table."""
     return run_replicas(config, None, backend, progress, threads)[0]

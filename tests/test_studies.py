@@ -1,0 +1,51 @@
+"""`flitsim reproduce`: the studies' experiment files load, and the two fast studies write
+their table and figure with numbers that follow the papers' formulas."""
+from flitsim import _core  # noqa: F401  (built before any test captures output: editable installs rebuild on import)
+import pytest
+
+from flitsim.cli import main
+from flitsim.config import load_config
+from flitsim.studies import STUDIES, experiment_path
+
+
+@pytest.mark.parametrize("name", [n for n in STUDIES if n != "iso-cost"])
+def test_experiment_files_are_complete_experiments(name):
+    cfg = load_config(str(experiment_path(name)))
+    assert {"topology", "router", "channels", "sim"} <= set(cfg)
+    assert "traffic" in cfg or "workload" in cfg
+
+
+def _rows(md: str) -> list[list[str]]:
+    lines = [ln for ln in md.splitlines() if ln.startswith("| ") and not ln.startswith("|---")]
+    return [[c.strip() for c in ln.strip("|").split("|")] for ln in lines[1:]]
+
+
+def test_diameter_two_worst_case_meets_min_bounds(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    assert main(["reproduce", "diameter-two", "-o", str(tmp_path), "--quiet",
+                 "--backend", "cpu"]) == 0
+    md = (tmp_path / "diameter-two.md").read_text()
+    assert (tmp_path / "diameter-two.png").stat().st_size > 20_000
+    rows = {r[0]: r for r in _rows(md.split("\n\n", 2)[2])}
+    # MIN under the worst case: 1/h on MLFM, 1/k on OFT (docs/traffic.md), within 1 point.
+    assert float(rows["MLFM h=4"][7].rstrip("%")) == pytest.approx(100 / 4, abs=1.0)
+    assert float(rows["OFT k=4"][7].rstrip("%")) == pytest.approx(100 / 4, abs=1.0)
+    assert "Kathareios" in md or "SC 2015" in md
+    # Full load must not be limited by the packet table (the result would depend on its size).
+    assert "Packet-slot stalls: none" in md
+
+
+def test_iso_cost_table_has_twenty_designs(tmp_path):
+    pytest.importorskip("matplotlib")
+    assert main(["reproduce", "iso-cost", "-o", str(tmp_path), "--quiet"]) == 0
+    rows = _rows((tmp_path / "iso-cost.md").read_text().split("\n\n", 2)[2])
+    assert len(rows) == 20
+    by = {(r[0], r[1]): r for r in rows}
+    # Iso-N all-to-all dragonfly: 60 groups x 20 routers x 10 nodes (configs/papers/iso-n-a2a.toml).
+    assert by[("Iso-N", "dragonfly (all-to-all)")][2:4] == ["12,000", "1,200"]
+
+
+def test_list_names_every_study(capsys):
+    assert main(["reproduce", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert all(name in out for name in STUDIES)
