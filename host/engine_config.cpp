@@ -7,6 +7,28 @@
 
 namespace flitsim {
 
+// router.preset, router.va_sa, router.vc_policy and router.arbitration: the router model's options (README "The
+// model", docs/configuration.md). A preset only changes defaults; keys given explicitly win.
+static void parse_router_model(const Params& router, EngineConfig& c) {
+  const std::string preset = router.get_str("preset", "flitsim");
+  if (preset != "flitsim" && preset != "booksim")
+    router.fail("preset", "must be \"flitsim\" or \"booksim\", got \"" + preset + "\"");
+  const bool booksim = preset == "booksim";  // BookSim2's iq router with its dragonfly VC convention
+  const std::string va_sa = router.get_str("va_sa", booksim ? "separate" : "same-cycle");
+  if (va_sa != "same-cycle" && va_sa != "separate")
+    router.fail("va_sa", "must be \"same-cycle\" or \"separate\", got \"" + va_sa + "\"");
+  c.va_sa_separate = va_sa == "separate";
+  const std::string policy = router.get_str("vc_policy", booksim ? "by-hop" : "spread");
+  if (policy == "spread") c.vc_policy = VcPolicy::Spread;
+  else if (policy == "by-hop") c.vc_policy = VcPolicy::ByHop;
+  else if (policy == "random") c.vc_policy = VcPolicy::Random;
+  else router.fail("vc_policy", "must be \"spread\", \"by-hop\" or \"random\", got \"" + policy + "\"");
+  const std::string arb = router.get_str("arbitration", "round-robin");
+  if (arb != "round-robin" && arb != "age")
+    router.fail("arbitration", "must be \"round-robin\" or \"age\", got \"" + arb + "\"");
+  c.age_arbitration = arb == "age";
+}
+
 EngineConfig parse_engine_config(const Params& router, const Params& channels, const Params& routing,
                                  const Params& traffic, const Params& sim) {
   EngineConfig c;
@@ -16,6 +38,7 @@ EngineConfig parse_engine_config(const Params& router, const Params& channels, c
   c.router_latency = int32_t(router.get_int_min("latency", 0, c.router_latency));
   c.sa_iterations = int32_t(router.get_int_min("sa_iterations", 1, c.sa_iterations));
   if (c.sa_iterations > 8) router.fail("sa_iterations", "must be <= 8, got " + std::to_string(c.sa_iterations));
+  parse_router_model(router, c);
   c.channels = channels;
   for (const auto& k : channels.keys()) channels.get_int_min(k, 1);  // every latency >= 1
   // [routing]: defaults and bounds from the key table (routing_keys.cpp).

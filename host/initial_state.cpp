@@ -83,6 +83,9 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
     sz.demand_P = sz.P;
   if (prm.snapshot_period > 0) sz.snap_P = sz.P;  // UGAL-G: the congestion snapshot (routing/snapshot.cuh)
   prm.sa_iterations = cfg.sa_iterations;
+  prm.va_sa_separate = cfg.va_sa_separate;
+  prm.vc_policy = cfg.vc_policy;
+  prm.age_arbitration = cfg.age_arbitration;
   if (t.max_radix() > kMaxRadix)
     throw ConfigError("topology: a router has " + std::to_string(t.max_radix()) + " ports; the engine's switch "
                       "allocator handles at most " + std::to_string(kMaxRadix));

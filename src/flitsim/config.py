@@ -86,7 +86,11 @@ def _routing_checker(k: dict[str, Any]) -> Checker:
 
 # Rules of every key of the fixed sections ([topology] and [channels] are open, see below).
 SCHEMA: dict[str, dict[str, Checker]] = {
-    "router": {"vcs": _int(1), "buffer": _int(1), "latency": _int(0), "sa_iterations": _int(1)},
+    "router": {"vcs": _int(1), "buffer": _int(1), "latency": _int(0), "sa_iterations": _int(1),
+               # router model (host/engine_config.cpp parse_router_model; unset = the preset's)
+               "preset": _choice(("flitsim", "booksim")), "va_sa": _choice(("same-cycle", "separate")),
+               "vc_policy": _choice(("spread", "by-hop", "random")),
+               "arbitration": _choice(("round-robin", "age"))},
     "routing": {k["name"]: _routing_checker(k) for k in _ROUTING_KEYS},
     "traffic": {
         "pattern": _choice(PATTERNS, "pattern"),

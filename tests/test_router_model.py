@@ -1,0 +1,116 @@
+"""The router model's options (issue 12): router.va_sa, router.vc_policy and router.preset,
+each against an exact rate or formula, plus determinism across threads and step orders."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import flitsim
+from conftest import small_dragonfly
+
+
+def two_routers(router=None, packet_size=1, load=1.0, measure=2000):
+    """Two routers, one node each, one link between them: every packet takes the same path
+    (inject, one hop, eject), so a VC's packet rate is the node's throughput."""
+    return {
+        "topology": {"kind": "hyperx", "widths": [2], "terminals": 1},
+        "router": {"vcs": 1, "buffer": 32, "latency": 1, **(router or {})},
+        "channels": {"latency": 1},
+        "routing": {"algorithm": "dor"},
+        "traffic": {"pattern": "uniform", "load": load, "packet_size": packet_size},
+        "sim": {"warmup": 500, "measure": measure, "seed": 3},
+    }
+
+
+def accepted(cfg):
+    """Accepted flits per node per cycle in the measurement window (two nodes)."""
+    r = flitsim.run(cfg, backend="cpu", threads=1)
+    return r.ejected_flits / (2 * cfg["sim"]["measure"])
+
+
+@pytest.mark.parametrize("S", [1, 3])
+def test_separate_va_sa_caps_one_vc_at_one_packet_per_S_plus_1_cycles(S):
+    # One VC per port: a head wins its output VC in cycle t and crosses the switch from t + 1;
+    # its S flits leave in t + 1 .. t + S, and the next head allocates in t + S + 1. So the
+    # VC moves S flits every S + 1 cycles; allocating in the same cycle moves one every cycle.
+    sep = accepted(two_routers({"va_sa": "separate"}, packet_size=S))
+    same = accepted(two_routers({"va_sa": "same-cycle"}, packet_size=S))
+    assert sep == pytest.approx(S / (S + 1), abs=0.01)
+    assert same > 0.97
+
+
+def test_separate_va_sa_adds_one_cycle_per_router_at_zero_load():
+    # The zero-load formula of test_engine, with one more cycle at each of the H + 1 routers.
+    S, Lt, Lr, Lc = 3, 2, 1, 3
+    cfg = small_dragonfly(router={"latency": Lr, "va_sa": "separate"},
+                          channels={"terminal": Lt, "local": Lc, "global": Lc},
+                          traffic={"load": 0.0015, "packet_size": S}, sim={"warmup": 0, "measure": 4000})
+    r = flitsim.run(cfg, backend="cpu", threads=1)
+    assert r.packets_measured >= 100
+    per_packet = (S - 1) + 2 * Lt + Lr + 1
+    assert r.latency_sum == r.packets_measured * per_packet + r.hops_sum * (Lr + Lc + 1)
+
+
+def test_by_hop_uses_one_vc_per_hop_even_with_many():
+    # Four VCs, but by-hop gives the one hop type of this network (and ejection) a single VC:
+    # with separate allocation the rate is that of one VC, 1/2; spreading uses the four.
+    by_hop = accepted(two_routers({"vcs": 4, "va_sa": "separate", "vc_policy": "by-hop"}))
+    spread = accepted(two_routers({"vcs": 4, "va_sa": "separate", "vc_policy": "spread"}))
+    rand = accepted(two_routers({"vcs": 4, "va_sa": "separate", "vc_policy": "random"}))
+    assert by_hop == pytest.approx(0.5, abs=0.01)
+    assert spread > 0.97
+    assert 0.6 < rand  # random VCs collide sometimes, but more than one VC carries packets
+
+
+def test_booksim_preset_is_separate_and_by_hop_and_keys_override_it():
+    base = accepted(two_routers({"vcs": 4, "preset": "booksim"}))
+    assert base == pytest.approx(0.5, abs=0.01)
+    assert accepted(two_routers({"vcs": 4, "preset": "booksim", "va_sa": "same-cycle",
+                                 "vc_policy": "spread"})) > 0.97
+
+
+@pytest.mark.parametrize("key,value", [("va_sa", "sometimes"), ("vc_policy", "widest"), ("preset", "caminos")])
+def test_bad_router_model_values_are_refused_by_name(key, value):
+    with pytest.raises(Exception, match=f"router.{key}"):
+        flitsim.run(two_routers({key: value}), backend="cpu")
+
+
+OPTIONS = {
+    "separate": {"va_sa": "separate"},
+    "by-hop": {"vc_policy": "by-hop", "va_sa": "separate"},
+    "random": {"vc_policy": "random"},
+    "booksim": {"preset": "booksim"},
+}
+
+SCRIPT = """
+import json, sys
+sys.path.insert(0, {here!r})
+import flitsim
+from conftest import small_dragonfly
+out = {{}}
+for name, keys in {options!r}.items():
+    r = flitsim.run(small_dragonfly(router={{"vcs": 3, **keys}}, traffic={{"load": 0.5, "packet_size": 2}}),
+                    backend="cpu", threads={threads})
+    out[name] = [r.ejected_flits, r.latency_sum, r.hops_sum, r.packets_measured, r.network_latency_sum]
+print(json.dumps(out))
+"""
+
+
+def run_options(order=None, threads=1):
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    if order:
+        env["FLITSIM_STEP_ORDER"] = order
+    here = os.path.dirname(__file__)
+    proc = subprocess.run([sys.executable, "-c", SCRIPT.format(here=here, options=OPTIONS, threads=threads)],
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_router_model_options_are_deterministic_across_threads_and_step_orders():
+    base = run_options()
+    assert base["separate"] != base["random"]  # the options change the result
+    assert run_options(threads=2) == base
+    assert run_options(order="shuffled:1") == base
