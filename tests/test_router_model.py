@@ -1,5 +1,5 @@
-"""The router model's options (issue 12): router.va_sa, router.vc_policy and router.preset,
-each against an exact rate or formula, plus determinism across threads and step orders."""
+"""The router model's options (issue 12): router.va_sa, router.vc_policy, router.arbitration
+and router.preset, each against an exact rate or formula, plus determinism across threads and step orders."""
 import json
 import os
 import subprocess
@@ -71,16 +71,37 @@ def test_booksim_preset_is_separate_and_by_hop_and_keys_override_it():
                                  "vc_policy": "spread"})) > 0.97
 
 
-@pytest.mark.parametrize("key,value", [("va_sa", "sometimes"), ("vc_policy", "widest"), ("preset", "caminos")])
+@pytest.mark.parametrize("key,value", [("va_sa", "sometimes"), ("vc_policy", "widest"), ("preset", "caminos"),
+                                       ("arbitration", "lottery")])
 def test_bad_router_model_values_are_refused_by_name(key, value):
     with pytest.raises(Exception, match=f"router.{key}"):
         flitsim.run(two_routers({key: value}), backend="cpu")
+
+
+def test_age_arbitration_shares_a_hotspot_equally_among_sources_round_robin_among_inputs():
+    # The parking lot: four saturated sources (nodes 0, 1 on router 0; 2, 3 on router 1) all
+    # send to node 0. Router 0's ejection output has three inputs (node 0, node 1, the link
+    # from router 1). Round-robin grants each input a third, so the link carries 1/3; oldest
+    # packet first serves the four sources equally, so the link carries nodes 2 and 3: 1/2.
+    def link_rate(arb):
+        cfg = {"topology": {"kind": "hyperx", "widths": [2], "terminals": 2},
+               "router": {"vcs": 1, "buffer": 4, "latency": 1, "arbitration": arb},
+               "channels": {"latency": 1}, "routing": {"algorithm": "dor"},
+               "traffic": {"pattern": "hotspot", "hotspots": [0], "load": 0.6, "packet_size": 1},
+               "sim": {"warmup": 3000, "measure": 3000, "seed": 3, "drain_limit": 100}}
+        r = flitsim.run(cfg, backend="cpu", threads=1)
+        assert r.ejected_flits == 3000  # node 0's ejection runs at 1 flit/cycle either way
+        links = r.port_class == r.class_names.index("dim0")
+        return r.channel_flits[links].sum() / 3000
+    assert link_rate("round-robin") == pytest.approx(1 / 3, abs=0.01)
+    assert link_rate("age") == pytest.approx(1 / 2, abs=0.02)
 
 
 OPTIONS = {
     "separate": {"va_sa": "separate"},
     "by-hop": {"vc_policy": "by-hop", "va_sa": "separate"},
     "random": {"vc_policy": "random"},
+    "age": {"arbitration": "age"},
     "booksim": {"preset": "booksim"},
 }
 
