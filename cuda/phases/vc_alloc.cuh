@@ -31,11 +31,17 @@ FLITSIM_HD long long front_created(const SimView& s, int rep, long long q) {
 // The free output VC of [lo, hi) on port `out` that input VC q asks for, or −1 (router.vc_policy):
 //   spread: the one with the most credits (ties: the lowest), spreading packets over the range;
 //   by-hop: only the range's first VC, so each hop type of a routing uses exactly one VC (as
-//     BookSim2's dragonfly routings do; ejection takes VC 0);
+//     BookSim2's dragonfly routings do); unrestricted hops: the last class's first VC (below);
 //   random: the first free one from a start drawn per packet and hop (the same on every retry).
 FLITSIM_HD int pick_output_vc(const SimView& s, int rep, long long q, int out) {
   const int lo = s.ivc_vc_lo[q], hi = s.ivc_vc_hi[q];
-  if (s.prm.vc_policy == VcPolicy::ByHop) return s.ovc_owner[s.pv(rep, out, lo)] < 0 ? lo : -1;
+  if (s.prm.vc_policy == VcPolicy::ByHop) {
+    // A hop the routing leaves unrestricted (all V VCs: ejection, the dragonfly's minimal
+    // global hop) goes on the last class's first VC, where BookSim2's dragonfly puts them; only
+    // ejection or last-class hops follow such a hop, so no channel dependency cycle appears.
+    const int w = lo == 0 && hi == s.sz.V ? s.class_vc_lo(s.prm.vc_classes - 1) : lo;
+    return s.ovc_owner[s.pv(rep, out, w)] < 0 ? w : -1;
+  }
   if (s.prm.vc_policy == VcPolicy::Random) {
     const long long k = s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc_head[q]]));
     const uint32_t u = draw32(s.rep_seed[rep], uint32_t(k), s.pk_create[k], kRngVc, uint32_t(s.pk_hops[k]) + 1);
