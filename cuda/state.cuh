@@ -102,6 +102,7 @@ struct SimParams {
   bool va_sa_separate = false;  // router.va_sa = "separate": a VC won in cycle t may request the switch from t + 1
   VcPolicy vc_policy = VcPolicy::Spread;  // router.vc_policy
   bool age_arbitration = false;  // router.arbitration = "age": oldest packet first (VA and SA grants)
+  bool vct = false;  // router.flow_control = "vct": a head takes an output VC only with room for its packet
   PatternKind pattern = PatternKind::Uniform;
   bool valiant_any = false;   // dragonfly Valiant: any router of the intermediate group
   int32_t phase_classes = 1;  // table Valiant: VC classes of one minimal phase

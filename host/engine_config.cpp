@@ -2,12 +2,14 @@
 // default and bound, before anything is built (the initial state is initial_state.cpp).
 #include "engine_config.hpp"
 
+#include <algorithm>
+
 #include "routing_keys.hpp"
 
 
 namespace flitsim {
 
-// router.preset, router.va_sa, router.vc_policy and router.arbitration: the router model's options (README "The
+// router.preset, va_sa, vc_policy, arbitration and flow_control: the router model's options (README "The
 // model", docs/configuration.md). A preset only changes defaults; keys given explicitly win.
 static void parse_router_model(const Params& router, EngineConfig& c) {
   const std::string preset = router.get_str("preset", "flitsim");
@@ -27,6 +29,10 @@ static void parse_router_model(const Params& router, EngineConfig& c) {
   if (arb != "round-robin" && arb != "age")
     router.fail("arbitration", "must be \"round-robin\" or \"age\", got \"" + arb + "\"");
   c.age_arbitration = arb == "age";
+  const std::string fc = router.get_str("flow_control", "wormhole");
+  if (fc != "wormhole" && fc != "vct")
+    router.fail("flow_control", "must be \"wormhole\" or \"vct\", got \"" + fc + "\"");
+  c.vct = fc == "vct";
 }
 
 EngineConfig parse_engine_config(const Params& router, const Params& channels, const Params& routing,
@@ -74,6 +80,10 @@ EngineConfig parse_engine_config(const Params& router, const Params& channels, c
     c.packet_size = int32_t(ps[0]);
     c.packet_size_max = int32_t(ps[1]);
   }
+  const int32_t largest = std::max(c.packet_size, c.packet_size_max);
+  if (c.vct && c.buffer < largest)  // a packet larger than a VC buffer could never start
+    router.fail("flow_control", "\"vct\" needs router.buffer (" + std::to_string(c.buffer) +
+                                    ") >= the largest packet (" + std::to_string(largest) + " flits)");
   c.injection = traffic.get_str("injection", c.injection);
   if (c.injection != "bernoulli" && c.injection != "onoff")
     traffic.fail("injection", "must be \"bernoulli\" or \"onoff\", got \"" + c.injection + "\"");

@@ -20,6 +20,7 @@ struct EngineConfig {
   bool va_sa_separate = false;     // router.va_sa: "same-cycle" (false) or "separate"
   VcPolicy vc_policy = VcPolicy::Spread;  // router.vc_policy
   bool age_arbitration = false;    // router.arbitration: "round-robin" (false) or "age"
+  bool vct = false;                // router.flow_control: "wormhole" (false) or "vct"
   Params channels{"channels"};
   // [routing]: filled by parse_engine_config from the key table (routing_keys.cpp), which
   // holds the defaults and bounds; -1 / "" = unset, the engine picks per algorithm/topology.

@@ -1,5 +1,5 @@
-"""The router model's options (issue 12): router.va_sa, router.vc_policy, router.arbitration
-and router.preset, each against an exact rate or formula, plus determinism across threads and step orders."""
+"""The router model's options (issue 12): router.va_sa, vc_policy, arbitration, flow_control
+and preset, each against an exact rate or formula, plus determinism across threads and step orders."""
 import json
 import os
 import subprocess
@@ -72,7 +72,7 @@ def test_booksim_preset_is_separate_and_by_hop_and_keys_override_it():
 
 
 @pytest.mark.parametrize("key,value", [("va_sa", "sometimes"), ("vc_policy", "widest"), ("preset", "caminos"),
-                                       ("arbitration", "lottery")])
+                                       ("arbitration", "lottery"), ("flow_control", "store-and-forward")])
 def test_bad_router_model_values_are_refused_by_name(key, value):
     with pytest.raises(Exception, match=f"router.{key}"):
         flitsim.run(two_routers({key: value}), backend="cpu")
@@ -97,11 +97,35 @@ def test_age_arbitration_shares_a_hotspot_equally_among_sources_round_robin_amon
     assert link_rate("age") == pytest.approx(1 / 2, abs=0.02)
 
 
+@pytest.mark.parametrize("B", [4, 5, 6])
+def test_vct_starts_a_packet_only_when_the_downstream_vc_has_room_for_all_of_it(B):
+    # One VC, packets of S = 4 flits, B-flit buffers, 5-cycle channels: a credit comes back
+    # RT cycles after its flit left. Wormhole streams a flit per returned credit: B / RT.
+    # Virtual cut-through starts a packet only with S free slots: a packet leaves B − S slots
+    # free, so the next one waits for the credits of the first 2S − B flits of this one, the
+    # last of which left 2S − B − 1 cycles after the head: a packet every RT + 2S − B − 1.
+    S = 4
+
+    def rate(fc):
+        cfg = two_routers({"buffer": B, "flow_control": fc}, packet_size=S, measure=4000)
+        cfg["channels"] = {"latency": 5}
+        return accepted(cfg)
+    rt = B / rate("wormhole")
+    assert rt == pytest.approx(round(rt), abs=0.02) and round(rt) > 2 * S
+    assert rate("vct") == pytest.approx(S / (round(rt) + 2 * S - B - 1), abs=0.002)
+
+
+def test_vct_refuses_packets_larger_than_a_buffer():
+    with pytest.raises(Exception, match="router.flow_control"):
+        flitsim.run(two_routers({"buffer": 3, "flow_control": "vct"}, packet_size=4), backend="cpu")
+
+
 OPTIONS = {
     "separate": {"va_sa": "separate"},
     "by-hop": {"vc_policy": "by-hop", "va_sa": "separate"},
     "random": {"vc_policy": "random"},
     "age": {"arbitration": "age"},
+    "vct": {"flow_control": "vct", "buffer": 3},
     "booksim": {"preset": "booksim"},
 }
 

@@ -35,25 +35,32 @@ FLITSIM_HD long long front_created(const SimView& s, int rep, long long q) {
 //   random: the first free one from a start drawn per packet and hop (the same on every retry).
 FLITSIM_HD int pick_output_vc(const SimView& s, int rep, long long q, int out) {
   const int lo = s.ivc_vc_lo[q], hi = s.ivc_vc_hi[q];
+  const long long k = s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc_head[q]]));
+  // Free, and with router.flow_control = "vct" room downstream for the whole packet (sinks
+  // always have room), so that a packet that starts never waits for credits mid-way.
+  const int room = s.prm.vct && s.peer_port[out] >= 0 ? s.pk_size[k] : 0;
+  auto usable = [&](int w) {
+    const long long o = s.pv(rep, out, w);
+    return s.ovc_owner[o] < 0 && s.ovc_credits[o] >= room;
+  };
   if (s.prm.vc_policy == VcPolicy::ByHop) {
     // A hop the routing leaves unrestricted (all V VCs: ejection, the dragonfly's minimal
     // global hop) goes on the last class's first VC, where BookSim2's dragonfly puts them; only
     // ejection or last-class hops follow such a hop, so no channel dependency cycle appears.
     const int w = lo == 0 && hi == s.sz.V ? s.class_vc_lo(s.prm.vc_classes - 1) : lo;
-    return s.ovc_owner[s.pv(rep, out, w)] < 0 ? w : -1;
+    return usable(w) ? w : -1;
   }
   if (s.prm.vc_policy == VcPolicy::Random) {
-    const long long k = s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc_head[q]]));
     const uint32_t u = draw32(s.rep_seed[rep], uint32_t(k), s.pk_create[k], kRngVc, uint32_t(s.pk_hops[k]) + 1);
     const int n = hi - lo, start = int(draw_below(u, uint32_t(n)));
     for (int i = 0, w = lo + start; i < n; ++i, w = w + 1 == hi ? lo : w + 1)
-      if (s.ovc_owner[s.pv(rep, out, w)] < 0) return w;
+      if (usable(w)) return w;
     return -1;
   }
   int best = -1, best_credits = -1;
   for (int w = lo; w < hi; ++w) {
-    const long long o = s.pv(rep, out, w);
-    if (s.ovc_owner[o] < 0 && s.ovc_credits[o] > best_credits) best = w, best_credits = s.ovc_credits[o];
+    const int c = s.ovc_credits[s.pv(rep, out, w)];
+    if (usable(w) && c > best_credits) best = w, best_credits = c;
   }
   return best;
 }

@@ -90,7 +90,8 @@ SCHEMA: dict[str, dict[str, Checker]] = {
                # router model (host/engine_config.cpp parse_router_model; unset = the preset's)
                "preset": _choice(("flitsim", "booksim")), "va_sa": _choice(("same-cycle", "separate")),
                "vc_policy": _choice(("spread", "by-hop", "random")),
-               "arbitration": _choice(("round-robin", "age"))},
+               "arbitration": _choice(("round-robin", "age")),
+               "flow_control": _choice(("wormhole", "vct"))},
     "routing": {k["name"]: _routing_checker(k) for k in _ROUTING_KEYS},
     "traffic": {
         "pattern": _choice(PATTERNS, "pattern"),
