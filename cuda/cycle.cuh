@@ -60,14 +60,14 @@ FLITSIM_HD void router_cycle_steps(const SimView& s, int rep, int r, long long t
     const PortSets va = ports.gather([&](int gp) { return step_va_request(s, rep, r, gp); });
     if (va.outputs) {
       ports.each_of(va.outputs, [&](int gp) { step_va_grant(s, rep, r, gp, va.inputs); });
-      ports.each_of(va.inputs, [&](int gp) { step_va_accept(s, rep, gp); });
+      ports.each_of(va.inputs, [&](int gp) { step_va_accept(s, rep, gp, t); });
     }
     PortSets sent{0, 0};  // outputs matched and inputs that send, over all iterations
     for (int it = 0; it < s.prm.sa_iterations; ++it) {
-      const PortSets sa = ports.gather([&](int gp) { return step_sa_request(s, rep, r, gp, it); });
+      const PortSets sa = ports.gather([&](int gp) { return step_sa_request(s, rep, r, gp, it, t); });
       if (!sa.outputs) break;  // nothing left to match: later iterations would change nothing
-      ports.each_of(sa.outputs, [&](int gp) { step_sa_grant(s, rep, r, gp, sa.inputs); });
-      const PortSets won = ports.gather([&](int gp) { return step_sa_accept(s, rep, r, gp, it, sa.inputs); });
+      ports.each_of(sa.outputs, [&](int gp) { step_sa_grant(s, rep, r, gp, sa.inputs, t); });
+      const PortSets won = ports.gather([&](int gp) { return step_sa_accept(s, rep, r, gp, it, sa.inputs, t); });
       ports.each_of(won.outputs, [&](int gp) { step_sa_update(s, rep, r, gp, it); });
       sent.outputs |= won.outputs, sent.inputs |= won.inputs;
     }

@@ -12,6 +12,7 @@ enum RngPurpose : uint32_t {
   kRngRoute = 3,      // routing choices (random minimal port, intermediates)
   kRngSize = 4,       // random packet sizes
   kRngBurst = 5,      // on/off source state transitions
+  kRngVc = 6,         // router.vc_policy = "random" / "by-hop": VC choices
 };
 
 struct Rng4 {

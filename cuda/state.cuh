@@ -32,6 +32,9 @@ enum class InjectionKind : int32_t { Bernoulli = 0, OnOff = 1 };
 enum class Selection : int32_t { Oblivious = 0, Adaptive = 1, DModK = 2 };
 // UGAL-L cost rule (routing.cost, routing/ugal_cost.cuh).
 enum class UgalCost : int32_t { Queue = 0, Hops = 1, BookSim = 2 };
+// router.vc_policy: which output VC of the routing's allowed range a head asks for
+// (phases/vc_alloc.cuh) and which VC a new packet takes at injection (phases/inject.cuh).
+enum class VcPolicy : int32_t { Spread = 0, ByHop = 1, Random = 2 };
 
 // Per-replica integer sums the phase functions accumulate (rep_sums[rep * kRepSums + i]).
 // X(enumerator, Result field, what): each is reported as a Result field of that name (the
@@ -96,6 +99,10 @@ struct SimParams {
   Selection selection = Selection::Oblivious;
   int32_t vc_classes = 1;     // deadlock-avoidance classes the routing uses
   int32_t sa_iterations = 1;  // iSLIP iterations of the switch allocator
+  bool va_sa_separate = false;  // router.va_sa = "separate": a VC won in cycle t may request the switch from t + 1
+  VcPolicy vc_policy = VcPolicy::Spread;  // router.vc_policy
+  bool age_arbitration = false;  // router.arbitration = "age": oldest packet first (VA and SA grants)
+  bool vct = false;  // router.flow_control = "vct": a head takes an output VC only with room for its packet
   PatternKind pattern = PatternKind::Uniform;
   bool valiant_any = false;   // dragonfly Valiant: any router of the intermediate group
   int32_t phase_classes = 1;  // table Valiant: VC classes of one minimal phase
@@ -205,6 +212,7 @@ struct SimParams {
   X(int32_t, ivc_out_vc, (long long)sz.reps * sz.P * sz.V)                    \
   X(int32_t, ivc_vc_lo, (long long)sz.reps * sz.P * sz.V)                     \
   X(int32_t, ivc_vc_hi, (long long)sz.reps * sz.P * sz.V)                     \
+  X(i64, ivc_va_at, (long long)sz.reps * sz.P * sz.V) /* cycle the VC won its output VC */ \
   X(int32_t, ovc_owner, (long long)sz.reps * sz.P * sz.V)                     \
   X(int32_t, ovc_credits, (long long)sz.reps * sz.P * sz.V)                   \
   X(int32_t, ovc_rr, (long long)sz.reps * sz.P * sz.V)                        \
@@ -261,7 +269,7 @@ struct SimParams {
 
 // Arrays whose every entry starts at a value other than zero (HostState::allocate).
 #define FLITSIM_STATE_INITIAL(X) \
-  X(sa_grant, -1) X(sa_accept, -1) X(sa_match, -1) X(sa_req_vc, -1)
+  X(sa_grant, -1) X(sa_accept, -1) X(sa_match, -1) X(sa_req_vc, -1) X(ivc_va_at, -1)
 
 // What the driver reads between chunks (delivery, watchdog, workload end), per replica: each a
 // reduction (Sum or Max) of entries [first, first + length) of one state array's replica slice

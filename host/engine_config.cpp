@@ -2,11 +2,39 @@
 // default and bound, before anything is built (the initial state is initial_state.cpp).
 #include "engine_config.hpp"
 
+#include <algorithm>
+
 #include "engine_keys.hpp"
 #include "routing_keys.hpp"
 
 
 namespace flitsim {
+
+// router.preset, va_sa, vc_policy, arbitration and flow_control: the router model's options (README "The
+// model", docs/configuration.md). A preset only changes defaults; keys given explicitly win.
+static void parse_router_model(const Params& router, EngineConfig& c) {
+  const std::string preset = router.get_str("preset", "flitsim");
+  if (preset != "flitsim" && preset != "booksim")
+    router.fail("preset", "must be \"flitsim\" or \"booksim\", got \"" + preset + "\"");
+  const bool booksim = preset == "booksim";  // BookSim2's iq router with its dragonfly VC convention
+  const std::string va_sa = router.get_str("va_sa", booksim ? "separate" : "same-cycle");
+  if (va_sa != "same-cycle" && va_sa != "separate")
+    router.fail("va_sa", "must be \"same-cycle\" or \"separate\", got \"" + va_sa + "\"");
+  c.va_sa_separate = va_sa == "separate";
+  const std::string policy = router.get_str("vc_policy", booksim ? "by-hop" : "spread");
+  if (policy == "spread") c.vc_policy = VcPolicy::Spread;
+  else if (policy == "by-hop") c.vc_policy = VcPolicy::ByHop;
+  else if (policy == "random") c.vc_policy = VcPolicy::Random;
+  else router.fail("vc_policy", "must be \"spread\", \"by-hop\" or \"random\", got \"" + policy + "\"");
+  const std::string arb = router.get_str("arbitration", "round-robin");
+  if (arb != "round-robin" && arb != "age")
+    router.fail("arbitration", "must be \"round-robin\" or \"age\", got \"" + arb + "\"");
+  c.age_arbitration = arb == "age";
+  const std::string fc = router.get_str("flow_control", "wormhole");
+  if (fc != "wormhole" && fc != "vct")
+    router.fail("flow_control", "must be \"wormhole\" or \"vct\", got \"" + fc + "\"");
+  c.vct = fc == "vct";
+}
 
 EngineConfig parse_engine_config(const Params& router, const Params& channels, const Params& routing,
                                  const Params& traffic, const Params& sim) {
@@ -16,6 +44,7 @@ EngineConfig parse_engine_config(const Params& router, const Params& channels, c
   c.buffer = int32_t(engine_int(router, "buffer", c.buffer));
   c.router_latency = int32_t(engine_int(router, "latency", c.router_latency));
   c.sa_iterations = int32_t(engine_int(router, "sa_iterations", c.sa_iterations));
+  parse_router_model(router, c);
   c.channels = channels;
   for (const auto& k : channels.keys()) engine_int(channels, k, 1);  // every class latency
   // [routing]: defaults and bounds from the key table (routing_keys.cpp).
@@ -50,6 +79,10 @@ EngineConfig parse_engine_config(const Params& router, const Params& channels, c
     c.packet_size = int32_t(ps[0]);
     c.packet_size_max = int32_t(ps[1]);
   }
+  const int32_t largest = std::max(c.packet_size, c.packet_size_max);
+  if (c.vct && c.buffer < largest)  // a packet larger than a VC buffer could never start
+    router.fail("flow_control", "\"vct\" needs router.buffer (" + std::to_string(c.buffer) +
+                                    ") >= the largest packet (" + std::to_string(largest) + " flits)");
   c.injection = traffic.get_str("injection", c.injection);
   if (c.injection != "bernoulli" && c.injection != "onoff")
     traffic.fail("injection", "must be \"bernoulli\" or \"onoff\", got \"" + c.injection + "\"");

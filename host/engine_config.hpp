@@ -16,6 +16,11 @@ namespace flitsim {
 
 struct EngineConfig {
   int32_t vcs = 4, buffer = 32, router_latency = 2, sa_iterations = 1;
+  // Router model (parse_router_model): router.preset fills the defaults of the keys below.
+  bool va_sa_separate = false;     // router.va_sa: "same-cycle" (false) or "separate"
+  VcPolicy vc_policy = VcPolicy::Spread;  // router.vc_policy
+  bool age_arbitration = false;    // router.arbitration: "round-robin" (false) or "age"
+  bool vct = false;                // router.flow_control: "wormhole" (false) or "vct"
   Params channels{"channels"};
   // [routing]: filled by parse_engine_config from the key table (routing_keys.cpp), which
   // holds the defaults and bounds; -1 / "" = unset, the engine picks per algorithm/topology.

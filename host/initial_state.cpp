@@ -86,6 +86,10 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
     sz.demand_P = sz.P;
   if (prm.snapshot_period > 0) sz.snap_P = sz.P;  // UGAL-G: the congestion snapshot (routing/snapshot.cuh)
   prm.sa_iterations = cfg.sa_iterations;
+  prm.va_sa_separate = cfg.va_sa_separate;
+  prm.vc_policy = cfg.vc_policy;
+  prm.age_arbitration = cfg.age_arbitration;
+  prm.vct = cfg.vct;
   if (t.max_radix() > kMaxRadix)
     throw ConfigError("topology: a router has " + std::to_string(t.max_radix()) + " ports; the engine's switch "
                       "allocator handles at most " + std::to_string(kMaxRadix));
@@ -129,6 +133,9 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   if (wl) {  // every packet is measured: the window spans the whole run
     prm.workload = true;
     prm.wl_packet_size = wl->packet_size;
+    if (cfg.vct && wl->packet_size > cfg.buffer)
+      throw ConfigError("router.flow_control: \"vct\" needs router.buffer >= the workload's packet size (" +
+                        std::to_string(wl->packet_size) + " flits)");
     prm.warmup = 0;
     prm.measure = int64_t(1) << 62;
   }

@@ -28,6 +28,17 @@ def test_cuda_results_identical_to_cpu(load, size, schedule):
         np.testing.assert_array_equal(getattr(cpu, k), getattr(gpu, k), err_msg=k)
 
 
+@pytest.mark.parametrize("router", [{"preset": "booksim"}, {"vc_policy": "random"}, {"arbitration": "age"},
+                                    {"flow_control": "vct"}])
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_cuda_router_model_identical_to_cpu(router, schedule):
+    cfg = small_dragonfly(router={"vcs": 3, "buffer": 4, **router}, traffic={"load": 0.6, "packet_size": 3},
+                          sim={"drain_limit": 3000, "schedule": schedule})
+    cpu, gpu = flitsim.run(cfg, backend="cpu"), flitsim.run(cfg, backend="cuda")
+    for k in FIELDS:
+        np.testing.assert_array_equal(getattr(cpu, k), getattr(gpu, k), err_msg=k)
+
+
 @pytest.mark.parametrize("topology,routing", [
     ({"kind": "dragonfly", "p": 2, "a": 4, "h": 2}, {"algorithm": "valiant", "valiant": "any"}),
     ({"kind": "dragonfly", "p": 2, "a": 4, "h": 2}, {"algorithm": "ugal"}),

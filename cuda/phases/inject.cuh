@@ -89,10 +89,15 @@ FLITSIM_HD void step_inject(const SimView& s, int rep, int gp, long long t) {
   if (pid < 0) return;
   int* credits = &s.ni_credits[ni * s.sz.V];
   int v = s.ni_vc[ni];
-  if (v < 0) {  // a new packet takes the injection VC with the most free space
-    for (int w = 0; w < s.sz.V; ++w)
-      if (credits[w] > 0 && (v < 0 || credits[w] > credits[v])) v = w;
-    if (v < 0) return;
+  if (v < 0) {  // a new packet picks its injection VC (router.vc_policy)
+    if (s.prm.vc_policy == VcPolicy::Spread) {  // the one with the most free space
+      for (int w = 0; w < s.sz.V; ++w)
+        if (credits[w] > 0 && (v < 0 || credits[w] > credits[v])) v = w;
+      if (v < 0) return;
+    } else {  // by-hop and random: one drawn per packet, waiting for its credits (BookSim2's dragonfly)
+      const long long k = s.pk(rep, pid);
+      v = int(draw_below(draw32(s.rep_seed[rep], uint32_t(k), s.pk_create[k], kRngVc, 0), uint32_t(s.sz.V)));
+    }
     s.ni_vc[ni] = v;
   }
   if (credits[v] == 0) return;

@@ -1,14 +1,17 @@
 // Phase 4, VC allocation (separable, input first), as three per-port steps. Each step writes
 // only the state of the port it runs for and reads only what earlier steps or cycles wrote,
 // so the ports of a router may run a step in any order or in parallel (cycle.cuh).
-//   request (per input port): each routed input VC without an output VC picks the free output
-//     VC of its allowed range with the most credits and records the request as
+//   request (per input port): each routed input VC without an output VC picks a free output
+//     VC of its allowed range by router.vc_policy (pick_output_vc) and records the request as
 //     ivc_out_vc = kRequesting − w; va_request marks the output ports requested;
 //   grant (per output port): each of its output VCs grants the requester nearest after its
-//     round-robin pointer, which moves past it, and records the winner as its owner;
-//   accept (per input port): a requester that finds itself the owner keeps the VC, the others
-//     request again next cycle.
+//     round-robin pointer, which moves past it (or, with router.arbitration = "age", the one
+//     whose packet is oldest), and records the winner as its owner;
+//   accept (per input port): a requester that finds itself the owner keeps the VC (and notes
+//     the cycle in ivc_va_at, which router.va_sa = "separate" reads), the others request again
+//     next cycle.
 #pragma once
+#include "../rng.cuh"
 #include "../state.cuh"
 
 namespace flitsim {
@@ -19,6 +22,49 @@ constexpr int kMaxVcs = 64;      // VCs per port fit the 64-bit occupancy masks 
 // Distance from round-robin pointer `rr` to index i among n entries.
 FLITSIM_HD int rr_distance(int i, int rr, int n) { return i >= rr ? i - rr : i - rr + n; }
 
+// Creation cycle of the packet at the front of input VC q: its age for router.arbitration =
+// "age" (smaller is older).
+FLITSIM_HD long long front_created(const SimView& s, int rep, long long q) {
+  return s.pk_create[s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc_head[q]]))];
+}
+
+// The free output VC of [lo, hi) on port `out` that input VC q asks for, or −1 (router.vc_policy):
+//   spread: the one with the most credits (ties: the lowest), spreading packets over the range;
+//   by-hop: only the range's first VC, so each hop type of a routing uses exactly one VC (as
+//     BookSim2's dragonfly routings do); unrestricted hops: the last class's first VC (below);
+//   random: the first free one from a start drawn per packet and hop (the same on every retry).
+FLITSIM_HD int pick_output_vc(const SimView& s, int rep, long long q, int out) {
+  const int lo = s.ivc_vc_lo[q], hi = s.ivc_vc_hi[q];
+  const long long k = s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc_head[q]]));
+  // Free, and with router.flow_control = "vct" room downstream for the whole packet (sinks
+  // always have room), so that a packet that starts never waits for credits mid-way.
+  const int room = s.prm.vct && s.peer_port[out] >= 0 ? s.pk_size[k] : 0;
+  auto usable = [&](int w) {
+    const long long o = s.pv(rep, out, w);
+    return s.ovc_owner[o] < 0 && s.ovc_credits[o] >= room;
+  };
+  if (s.prm.vc_policy == VcPolicy::ByHop) {
+    // A hop the routing leaves unrestricted (all V VCs: ejection, the dragonfly's minimal
+    // global hop) goes on the last class's first VC, where BookSim2's dragonfly puts them; only
+    // ejection or last-class hops follow such a hop, so no channel dependency cycle appears.
+    const int w = lo == 0 && hi == s.sz.V ? s.class_vc_lo(s.prm.vc_classes - 1) : lo;
+    return usable(w) ? w : -1;
+  }
+  if (s.prm.vc_policy == VcPolicy::Random) {
+    const uint32_t u = draw32(s.rep_seed[rep], uint32_t(k), s.pk_create[k], kRngVc, uint32_t(s.pk_hops[k]) + 1);
+    const int n = hi - lo, start = int(draw_below(u, uint32_t(n)));
+    for (int i = 0, w = lo + start; i < n; ++i, w = w + 1 == hi ? lo : w + 1)
+      if (usable(w)) return w;
+    return -1;
+  }
+  int best = -1, best_credits = -1;
+  for (int w = lo; w < hi; ++w) {
+    const int c = s.ovc_credits[s.pv(rep, out, w)];
+    if (usable(w) && c > best_credits) best = w, best_credits = c;
+  }
+  return best;
+}
+
 // Returns the output ports (local bits) this input requests, for the executor's skip masks.
 FLITSIM_HD u64 step_va_request(const SimView& s, int rep, int r, int gp) {
   const int p0 = s.port_offset[r];
@@ -27,11 +73,7 @@ FLITSIM_HD u64 step_va_request(const SimView& s, int rep, int r, int gp) {
     const long long q = s.pv(rep, gp, lowest_bit(m));
     const int out = s.ivc_out_port[q];
     if (out < 0 || s.ivc_out_vc[q] >= 0) continue;
-    int best = -1, best_credits = -1;
-    for (int w = s.ivc_vc_lo[q]; w < s.ivc_vc_hi[q]; ++w) {
-      const long long o = s.pv(rep, out, w);
-      if (s.ovc_owner[o] < 0 && s.ovc_credits[o] > best_credits) best = w, best_credits = s.ovc_credits[o];
-    }
+    const int best = pick_output_vc(s, rep, q, out);
     if (best < 0) {
       s.ivc_out_vc[q] = -1;
       continue;
@@ -48,6 +90,7 @@ FLITSIM_HD void step_va_grant(const SimView& s, int rep, int r, int out, u64 inp
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, V = s.sz.V, n_ivc = radix * V;
   const u64 me_bit = u64(1) << (out - p0);
   int winner[kMaxVcs];  // per output VC: requester (local input VC index), −1 none
+  long long winner_age[kMaxVcs];  // its packet's creation cycle (age arbitration)
   bool any = false;
   for (; inputs; inputs &= inputs - 1) {
     const int i = lowest_bit(inputs);
@@ -60,7 +103,12 @@ FLITSIM_HD void step_va_grant(const SimView& s, int rep, int r, int out, u64 inp
       const long long q = s.pv(rep, p0 + i, v);
       if (s.ivc_out_vc[q] > kRequesting || s.ivc_out_port[q] != out) continue;
       const int w = kRequesting - s.ivc_out_vc[q], me = i * V + v, rr = s.ovc_rr[s.pv(rep, out, w)];
-      if (winner[w] < 0 || rr_distance(me, rr, n_ivc) < rr_distance(winner[w], rr, n_ivc)) winner[w] = me;
+      if (s.prm.age_arbitration) {  // oldest packet; ties: the lowest port, then VC (inputs ascend)
+        const long long age = front_created(s, rep, q);
+        if (winner[w] < 0 || age < winner_age[w]) winner[w] = me, winner_age[w] = age;
+      } else if (winner[w] < 0 || rr_distance(me, rr, n_ivc) < rr_distance(winner[w], rr, n_ivc)) {
+        winner[w] = me;
+      }
     }
   }
   if (!any) return;
@@ -72,7 +120,7 @@ FLITSIM_HD void step_va_grant(const SimView& s, int rep, int r, int out, u64 inp
   }
 }
 
-FLITSIM_HD void step_va_accept(const SimView& s, int rep, int gp) {
+FLITSIM_HD void step_va_accept(const SimView& s, int rep, int gp, long long t) {
   const long long ip = s.pp(rep, gp);
   if (!s.va_request[ip]) return;
   s.va_request[ip] = 0;
@@ -82,7 +130,9 @@ FLITSIM_HD void step_va_accept(const SimView& s, int rep, int gp) {
     if (s.ivc_out_vc[q] > kRequesting) continue;
     const int w = kRequesting - s.ivc_out_vc[q];
     // Lost: request again next cycle.
-    s.ivc_out_vc[q] = s.ovc_owner[s.pv(rep, s.ivc_out_port[q], w)] == gp * s.sz.V + v ? w : -1;
+    const bool won = s.ovc_owner[s.pv(rep, s.ivc_out_port[q], w)] == gp * s.sz.V + v;
+    s.ivc_out_vc[q] = won ? w : -1;
+    if (won) s.ivc_va_at[q] = t;
   }
 }
 

@@ -109,8 +109,13 @@ def _engine_int(section: str, key: str, lo: int) -> Checker:
 
 # Rules of every key of the fixed sections ([topology] and [channels] are open, see below).
 SCHEMA: dict[str, dict[str, Checker]] = {
-    "router": {k: _engine_int("router", k, lo)
-               for k, lo in (("vcs", 1), ("buffer", 1), ("latency", 0), ("sa_iterations", 1))},
+    "router": {**{k: _engine_int("router", k, lo)
+                  for k, lo in (("vcs", 1), ("buffer", 1), ("latency", 0), ("sa_iterations", 1))},
+               # router model (host/engine_config.cpp parse_router_model; unset = the preset's)
+               "preset": _choice(("flitsim", "booksim")), "va_sa": _choice(("same-cycle", "separate")),
+               "vc_policy": _choice(("spread", "by-hop", "random")),
+               "arbitration": _choice(("round-robin", "age")),
+               "flow_control": _choice(("wormhole", "vct"))},
     "routing": {k["name"]: _routing_checker(k) for k in _ROUTING_KEYS},
     "traffic": {
         "pattern": _choice(PATTERNS, "pattern"),
