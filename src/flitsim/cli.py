@@ -287,7 +287,8 @@ def _add_saturate(sub: argparse._SubParsersAction) -> None:
                     "(the plateau: the highest accepted rate of any probe), then the offered-\n"
                     "load bracket. A load is sustained when its replica is not saturated:\n"
                     "every measured packet delivered within sim.drain_limit cycles and\n"
-                    "accepted >= 0.95 x offered. traffic.load of the config is ignored.")
+                    "accepted >= (1 - sim.saturation_tolerance) x offered (default 0.95 x).\n"
+                    "traffic.load of the config is ignored.")
     _add_config_args(p)
     p.add_argument("--tolerance", type=_positive_float, default=0.005, metavar="X",
                    help="width of the final bracket, flits/node/cycle (default 0.005)")

@@ -2,7 +2,7 @@
 
 Criterion (the engine's, ``engine.SATURATION_RULE``): a load is **sustained** when its
 replica is not ``saturated``, i.e. every measured packet was delivered within
-``sim.drain_limit`` cycles after the window and accepted >= 0.95 x offered. The saturation
+``sim.drain_limit`` cycles after the window and accepted >= (1 - sim.saturation_tolerance) x offered. The saturation
 load is the highest sustained load found; the search stops once the lowest saturated load
 above it is at most ``tolerance`` away.
 
@@ -25,7 +25,7 @@ __all__ = ["saturate", "SaturationResult", "Probe", "CRITERION"]
 
 CRITERION = ("a load is sustained when its replica is not saturated: every measured packet "
              "delivered within sim.drain_limit cycles after the window and accepted >= "
-             "0.95 x offered (engine.SATURATION_RULE)")
+             "(1 - sim.saturation_tolerance) x offered, default 0.95 x (engine.SATURATION_RULE)")
 
 
 @dataclass
@@ -68,7 +68,7 @@ class SaturationResult:
     def throughput(self) -> float:
         """The plateau: the highest accepted rate (flits/node/cycle) of any probe, i.e. what the
         network delivers when offered more than it can carry. `saturation` is an offered load
-        and may exceed it by up to sim.saturation_tolerance (accepted >= 0.95 x offered)."""
+        and may exceed it by up to sim.saturation_tolerance (accepted >= (1 - tolerance) x offered)."""
         return self.max_accepted
 
     def as_dict(self) -> dict[str, Any]:
