@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import math
 import os
 import random
 import resource
@@ -26,6 +25,8 @@ import time
 import traceback
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+from flitsim.toml_writer import dumps, toml_value  # noqa: E402 (after the thread count)
 
 BASE = {
     "topology": {"kind": "dragonfly", "p": 2, "a": 4, "h": 2},
@@ -67,31 +68,8 @@ def fuzz_keys() -> list[tuple[str, str]]:
     return out
 
 
-def toml_value(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "nan"
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-        return repr(v)
-    if isinstance(v, str):
-        return json.dumps(v)
-    if isinstance(v, list):
-        return "[" + ", ".join(toml_value(x) for x in v) + "]"
-    return str(v)
-
-
 def to_toml(cfg: dict) -> str:
-    lines = []
-    for sec, keys in cfg.items():
-        lines.append(f"[{sec}]")
-        lines += [f"{k} = {toml_value(v)}" for k, v in keys.items() if k != "jobs"]
-        for job in keys.get("jobs", []) if sec == "workload" else []:
-            lines.append("[[workload.jobs]]")
-            lines += [f"{k} = {toml_value(v)}" for k, v in job.items()]
-    return "\n".join(lines) + "\n"
+    return dumps(cfg)
 
 
 def cases(seed: int = 14, combos: int = 100):

@@ -15,7 +15,8 @@ def _key(k: str) -> str:
     return k if _BARE.match(k) else json.dumps(k)
 
 
-def _value(v: Any) -> str:
+def toml_value(v: Any) -> str:
+    """One TOML value (NaN and infinities as TOML writes them)."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
@@ -29,9 +30,9 @@ def _value(v: Any) -> str:
     if isinstance(v, str):
         return json.dumps(v, ensure_ascii=False)
     if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_value(x) for x in v) + "]"
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
     if isinstance(v, dict):
-        return "{" + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + "}"
+        return "{" + ", ".join(f"{_key(k)} = {toml_value(x)}" for k, x in v.items()) + "}"
     raise TypeError(f"cannot write {type(v).__name__} as TOML")
 
 
@@ -45,7 +46,7 @@ def dumps(cfg: dict[str, Any]) -> str:
         subs = {k: v for k, v in sec.items() if isinstance(v, dict)}
         if scalars or not subs:
             out.append(f"[{name}]")
-            out.extend(f"{_key(k)} = {_value(v)}" for k, v in scalars.items())
+            out.extend(f"{_key(k)} = {toml_value(v)}" for k, v in scalars.items())
             out.append("")
         for k, v in subs.items():
             table(f"{name}.{_key(k)}", v)
@@ -54,5 +55,5 @@ def dumps(cfg: dict[str, Any]) -> str:
         if isinstance(sec, dict):
             table(_key(name), sec)
         else:
-            out.insert(0, f"{_key(name)} = {_value(sec)}")
+            out.insert(0, f"{_key(name)} = {toml_value(sec)}")
     return "\n".join(out).rstrip() + "\n"
