@@ -96,6 +96,15 @@ def _plt(style: str = "paper"):
     return plt, PAPER_COLOURS, MARKERS, st
 
 
+def _finish(fig, plt, st, out: pathlib.Path, name: str, table: str, rect=None) -> Outcome:
+    """Lay out, save as out/NAME.png, close, and pair the figure with its table."""
+    fig.tight_layout(**({"rect": rect} if rect else {}))
+    path = out / f"{name}.png"
+    fig.savefig(path, dpi=st["dpi"])
+    plt.close(fig)
+    return Outcome(table, str(path))
+
+
 def _md(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join(["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] +
                      ["| " + " | ".join(r) + " |" for r in rows]) + "\n"
@@ -184,11 +193,7 @@ def dragonfly_valiant(out: pathlib.Path, quick: bool, backend, threads, progress
     axes[0].set_ylim(0, None)
     handles, names = axes[0].get_legend_handles_labels()
     fig.legend(handles, names, ncol=len(names), loc="lower center", bbox_to_anchor=(0.5, 0.0))
-    fig.tight_layout(rect=(0, 0.09, 1, 1))
-    path = out / "dragonfly-valiant.png"
-    fig.savefig(path, dpi=st["dpi"])
-    plt.close(fig)
-    return Outcome(table, str(path))
+    return _finish(fig, plt, st, out, "dragonfly-valiant", table, rect=(0, 0.09, 1, 1))
 
 
 # --- 2. network noise on fat trees ---------------------------------------------------------------
@@ -244,11 +249,7 @@ def network_noise(out: pathlib.Path, quick: bool, backend, threads, progress) ->
     ax.set_xticks(ratios)
     ax.legend(title="XGFT", loc="upper left")
     ax.grid(True, alpha=0.3, lw=0.5)
-    fig.tight_layout()
-    path = out / "network-noise.png"
-    fig.savefig(path, dpi=st["dpi"])
-    plt.close(fig)
-    return Outcome(table, str(path))
+    return _finish(fig, plt, st, out, "network-noise", table)
 
 
 # --- 3. iso-cost design space --------------------------------------------------------------------
@@ -289,11 +290,7 @@ def iso_cost(out: pathlib.Path, quick: bool, backend, threads, progress) -> Outc
     ax.set_ylabel("cost per node (flitsim cost units)")
     ax.legend(ncol=4, loc="upper center", bbox_to_anchor=(0.5, 1.18))
     ax.grid(True, axis="y", alpha=0.3, lw=0.5)
-    fig.tight_layout()
-    path = out / "iso-cost.png"
-    fig.savefig(path, dpi=st["dpi"])
-    plt.close(fig)
-    return Outcome(table, str(path))
+    return _finish(fig, plt, st, out, "iso-cost", table)
 
 
 # --- 4. diameter-two topologies --------------------------------------------------------------------
@@ -351,11 +348,7 @@ def diameter_two(out: pathlib.Path, quick: bool, backend, threads, progress) -> 
     ax.set_ylim(0, 105)
     ax.legend(ncol=len(combos), loc="upper center", bbox_to_anchor=(0.5, 1.2))
     ax.grid(True, axis="y", alpha=0.3, lw=0.5)
-    fig.tight_layout()
-    path = out / "diameter-two.png"
-    fig.savefig(path, dpi=st["dpi"])
-    plt.close(fig)
-    return Outcome(table, str(path))
+    return _finish(fig, plt, st, out, "diameter-two", table)
 
 
 # --- 5. HyperX DimWAR / OmniWAR ------------------------------------------------------------------
