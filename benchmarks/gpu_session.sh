@@ -5,7 +5,7 @@
 # compute-sanitizer (memcheck, racecheck, synccheck) on each schedule, then benchmark every
 # schedule over the matrix of benchmarks/bench_schedules.py. Logs, bench.jsonl and bench.md
 # land in $OUT; commit them under benchmarks/results/ with the device name, date and commit.
-#   device run:  bash benchmarks/gpu_session.sh            (BENCH_BUDGET=seconds to change the budget)
+#   device run:  bash benchmarks/gpu_session.sh   carry [".whl"]   (BENCH_BUDGET=seconds to change the budget)
 set -uo pipefail
 OUT=${OUT:-/tmp/flitsim-out}
 mkdir -p "$OUT"
@@ -14,6 +14,15 @@ start=$(date +%s)
 stamp() { echo "== $1 (t=$(( $(date +%s) - start )) s)"; }
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; git rev-parse HEAD 2>/dev/null; date -u; } | tee "$OUT/gpu.txt"
 stamp build
+# The pinned CCCL headers (CMakeLists.txt) travel as a wheel in .whl/ (the machine has no
+# internet): here, once, `pip download --no-deps nvidia-cuda-cccl==13.1.115 -d .whl` with the
+# device README's platform flags, then name `.whl` in the run's carry.
+if ls .whl/nvidia_cuda_cccl-13.1.115-*.whl >/dev/null 2>&1; then
+  python3 -m pip install -q --no-index --no-deps --target /tmp/cccl .whl/nvidia_cuda_cccl-13.1.115-*.whl
+  export FLITSIM_CCCL_INCLUDE=/tmp/cccl/nvidia/cu13/include/cccl
+else
+  echo "note: .whl/nvidia_cuda_cccl-13.1.115 not carried; CUB comes from nvcc's bundled CCCL" | tee -a "$OUT/gpu.txt"
+fi
 python3 -m pip install -q --no-build-isolation --no-deps . > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 python3 -c "import flitsim.engine as e; print('backends:', e.available_backends(), '|', e.backend_status())"
 stamp "tests: every schedule against the CPU, field by field"

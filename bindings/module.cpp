@@ -412,6 +412,7 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("config"), "Rank -> rank map of a fixed destination pattern, or None.");
   m.def("cuda_compiled", &cuda_compiled);
+  m.def("cuda_build", &cuda_build, "What the CUDA backend was compiled with, \"\" without one.");
   m.def("cuda_usable", []() {
     std::string why;
     bool ok = cuda_usable(&why);

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "host/backend.hpp"
+#include "host/params.hpp"
 #include "schedules.cuh"
 
 namespace flitsim {
@@ -49,9 +50,9 @@ class CudaBackend : public Backend {
   void upload(HostState& h) override {
     size_t free_b = 0, total_b = 0;
     check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
-    if (h.bytes() > free_b)
-      throw std::runtime_error("the simulation needs " + std::to_string(h.bytes() >> 20) + " MiB of device memory, " +
-                               std::to_string(free_b >> 20) + " MiB are free");
+    if (h.bytes() > free_b)  // refused before any allocation, as the CPU's check_host_memory: exit 2, not a crash
+      throw ConfigError("sim: the simulation state needs " + std::to_string(h.bytes() >> 20) + " MiB of device memory, " +
+                        std::to_string(free_b >> 20) + " MiB are free on the GPU; lower sim.replicas or the network size");
     check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
     check(cudaMalloc(&t_dev_, sizeof(long long)), "cudaMalloc");
     dev_ = SimView{};
@@ -205,6 +206,12 @@ class CudaBackend : public Backend {
 }  // namespace
 
 bool cuda_compiled() { return true; }
+
+std::string cuda_build() {
+  return "nvcc " + std::to_string(__CUDACC_VER_MAJOR__) + "." + std::to_string(__CUDACC_VER_MINOR__) + ", CCCL " +
+         std::to_string(CUB_MAJOR_VERSION) + "." + std::to_string(CUB_MINOR_VERSION) + "." +
+         std::to_string(CUB_SUBMINOR_VERSION);
+}
 
 bool cuda_usable(std::string* why_not) {
   int n = 0;

@@ -60,6 +60,8 @@ std::unique_ptr<Backend> make_cpu_backend(int threads);
 // time and says why not when there is none.
 bool cuda_compiled();
 bool cuda_usable(std::string* why_not);
+// What the CUDA backend was compiled with ("nvcc 13.0, CCCL 3.1.4"), "" without one.
+std::string cuda_build();
 std::unique_ptr<Backend> make_cuda_backend(CudaSchedule schedule);
 
 }  // namespace flitsim

@@ -93,6 +93,7 @@ bool cuda_usable(std::string* why_not) {
   return false;
 }
 std::unique_ptr<Backend> make_cuda_backend(CudaSchedule) { return nullptr; }
+std::string cuda_build() { return ""; }
 #endif
 
 }  // namespace flitsim

@@ -36,7 +36,8 @@ def backend_status() -> str:
     if not core.cuda_compiled():
         return "cpu (this build has no CUDA backend)"
     ok, why = core.cuda_usable()
-    return "cuda" if ok else f"cpu ({why})"
+    built = f"; CUDA backend built with {core.cuda_build()}"
+    return ("cuda" if ok else f"cpu ({why})") + built
 
 
 class _Progress:
