@@ -52,9 +52,9 @@ const std::vector<RouterPreset>& router_key_presets() {
         str_key("flow_control", "vct", "\"packet buffer flow control\" (virtual cut-through)"),
         int_key("vcs", 8, "\"All routing algorithms are given 8 VCs\""),
         int_key("latency", 50, "\"router crossbar latency is 50ns\" at 1 ns per cycle"),
-        int_key("buffer", 32, "not given (\"more than the credit round trip\"): 8 VCs x 32 = 256 flits per "
-                              "port > the ~150-cycle round trip of 50-cycle channels and crossbar; 2 packets "
-                              "of the largest size (16 flits) per VC"),
+        int_key("buffer", 160, "not given (\"more than the credit round trip\"): a flit's credit comes back "
+                               "crossbar + 2 x channel + 1 = 151 cycles after it entered the output queue (50-cycle crossbar and "
+                               "channels), so one VC of 160 flits alone streams at link rate"),
         int_key("output_buffer", 32, "not given: two 16-flit packets per output")}},
   };
   return p;

@@ -223,16 +223,16 @@ def test_bad_buffering_values_are_refused_by_name_and_rule(router, traffic, mess
 
 def test_hyperx_paper_preset_is_its_documented_keys_and_explicit_keys_override_it():
     preset = normalize({"router": {"preset": "hyperx-paper"}})["router"]
-    assert {k: preset[k] for k in ("vcs", "buffer", "latency")} == {"vcs": 8, "buffer": 32, "latency": 50}
+    assert {k: preset[k] for k in ("vcs", "buffer", "latency")} == {"vcs": 8, "buffer": 160, "latency": 50}
     table = flitsim.config.ROUTER_PRESETS["hyperx-paper"]
     assert table == {"architecture": "cioq", "speedup": 2, "arbitration": "age", "flow_control": "vct",
-                     "vcs": 8, "latency": 50, "buffer": 32, "output_buffer": 32}
+                     "vcs": 8, "latency": 50, "buffer": 160, "output_buffer": 32}
     over = normalize({"router": {"preset": "hyperx-paper", "buffer": 20, "vcs": 4}})["router"]
     assert (over["buffer"], over["vcs"], over["latency"]) == (20, 4, 50)
     # The engine applies the preset itself (without Python's defaults) and lets keys override it.
     cfg = {"topology": {"kind": "hyperx", "widths": [3], "terminals": 1}, "routing": {"algorithm": "dor"}}
     eng = _core.state_layout({**cfg, "router": {"preset": "hyperx-paper"}}, 1)
-    assert (eng["vcs"], eng["buffer"], eng["arrays"]["oq_buf"][0]) == (8, 32, 32 * eng["ports"])
+    assert (eng["vcs"], eng["buffer"], eng["arrays"]["oq_buf"][0]) == (8, 160, 32 * eng["ports"])
     eng = _core.state_layout({**cfg, "router": {"preset": "hyperx-paper", "architecture": "iq"}}, 1)
     assert eng["arrays"]["oq_buf"][0] == 0
     # Buffers in bytes replace the preset's flits.
