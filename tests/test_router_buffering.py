@@ -253,3 +253,18 @@ def test_hyperx_paper_preset_zero_load_latency_is_its_crossbar_latency_per_route
     r = flitsim.run(cfg, backend="cpu", threads=1)
     assert r.packets_measured >= 100
     assert r.latency_sum == r.packets_measured * ((S - 1) + 2 * Lt + Lr + 1) + r.hops_sum * (Lr + Lc + 1)
+
+
+def test_watchdog_still_reports_a_deadlock_with_output_queues():
+    # test_engine's lock-up (one VC class on a dragonfly, full load) with a cioq router: the
+    # output queues drain (their flits own downstream credits), the input VCs lock, and the
+    # watchdog, which counts flits in input VCs and output queues, reports it. The 2-class
+    # scheme runs to completion: output queues add no dependency between VCs.
+    cfg = small_dragonfly(router={"vcs": 1, "buffer": 2, **CIOQ, "speedup": 2, "output_buffer": 4},
+                          routing={"deadlock_avoidance": False},
+                          traffic={"load": 1.0, "packet_size": 8}, sim={"watchdog": 300})
+    with pytest.raises(RuntimeError, match=r"(?s)deadlock: no flit moved .*router \d+ input port \d+ VC 0"):
+        flitsim.run(cfg, backend="cpu")
+    cfg = small_dragonfly(router={"vcs": 2, "buffer": 2, **CIOQ, "speedup": 2, "output_buffer": 4},
+                          traffic={"load": 1.0, "packet_size": 8}, sim={"watchdog": 300, "drain_limit": 2000})
+    assert flitsim.run(cfg, backend="cpu").ejected_flits > 0
