@@ -26,7 +26,7 @@ int64_t flits_or_bytes(const Params& router, const Params& traffic, const std::s
   if (bytes % fb != 0)
     router.fail(bytes_key, "must be a multiple of traffic.flit_bytes = " + std::to_string(fb) + ", got " +
                                std::to_string(bytes) + " bytes");
-  // The flit count obeys the flit key's own bounds, stated in its name.
+  // The flit count must satisfy the flit key's bounds; the error names both keys.
   Params flits(router.section());
   flits.set_int(flits_key, bytes / fb);
   try {
@@ -52,9 +52,10 @@ const std::vector<RouterPreset>& router_key_presets() {
         str_key("flow_control", "vct", "\"packet buffer flow control\" (virtual cut-through)"),
         int_key("vcs", 8, "\"All routing algorithms are given 8 VCs\""),
         int_key("latency", 50, "\"router crossbar latency is 50ns\" at 1 ns per cycle"),
-        int_key("buffer", 160, "not given (\"more than the credit round trip\"): a flit's credit comes back "
-                               "crossbar + 2 x channel + 1 = 151 cycles after it entered the output queue (50-cycle crossbar and "
-                               "channels), so one VC of 160 flits alone streams at link rate"),
+        int_key("buffer", 160,
+                "not given (\"more than the credit round trip\"): a flit's credit comes back crossbar + "
+                "2 x channel + 1 = 151 cycles after it entered the output queue (50-cycle crossbar and "
+                "channels), so one VC of 160 flits alone streams at link rate"),
         int_key("output_buffer", 32, "not given: two 16-flit packets per output")}},
   };
   return p;

@@ -6,6 +6,7 @@ occupancy <= router.output_buffer, no overflow), which fail the run otherwise.""
 import copy
 import json
 import os
+import pathlib
 import subprocess
 import sys
 
@@ -227,6 +228,10 @@ def test_hyperx_paper_preset_is_its_documented_keys_and_explicit_keys_override_i
     table = flitsim.config.ROUTER_PRESETS["hyperx-paper"]
     assert table == {"architecture": "cioq", "speedup": 2, "arbitration": "age", "flow_control": "vct",
                      "vcs": 8, "latency": 50, "buffer": 160, "output_buffer": 32}
+    docs = (pathlib.Path(__file__).parents[1] / "docs" / "configuration.md").read_text()
+    for key, value in table.items():  # the documented preset is the engine's
+        shown = f'"{value}"' if isinstance(value, str) else str(value)
+        assert f"`{key} = {shown}`" in docs, (key, value)
     over = normalize({"router": {"preset": "hyperx-paper", "buffer": 20, "vcs": 4}})["router"]
     assert (over["buffer"], over["vcs"], over["latency"]) == (20, 4, 50)
     # The engine applies the preset itself (without Python's defaults) and lets keys override it.
