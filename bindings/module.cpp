@@ -9,6 +9,7 @@
 #include "host/backend.hpp"
 #include "host/driver.hpp"
 #include "host/engine_keys.hpp"
+#include "host/router_buffering.hpp"
 #include "host/routing_choice.hpp"
 #include "host/routing_keys.hpp"
 #include "host/state_memory.hpp"
@@ -366,6 +367,19 @@ PYBIND11_MODULE(_core, m) {
         return d;
       },
       py::arg("config"), py::arg("replicas") = 1, "Bytes of every state array for a configuration.");
+  m.def(
+      "router_presets",
+      [] {  // router_buffering.cpp: the presets that are a set of [router] keys
+        py::dict out;
+        for (const RouterPreset& p : router_key_presets()) {
+          py::dict keys;
+          for (const PresetKey& k : p.keys)
+            keys[py::str(k.key)] = k.is_int ? py::object(py::int_(k.int_value)) : py::object(py::str(k.str_value));
+          out[py::str(p.name)] = keys;
+        }
+        return out;
+      },
+      "router.preset name -> {key: value} for the presets that are a plain set of [router] keys.");
   m.def(
       "engine_int_keys",
       [] {

@@ -17,6 +17,7 @@
 // the router's ports in port order on one thread.
 #pragma once
 #include "phases/inject.cuh"
+#include "phases/output_queue.cuh"
 #include "phases/receive.cuh"
 #include "phases/route.cuh"
 #include "phases/switch_alloc.cuh"
@@ -49,6 +50,7 @@ template <class Ports>
 FLITSIM_HD void router_cycle_steps(const SimView& s, int rep, int r, long long t, const Ports& ports) {
   ports.each([&](int gp) { step_receive(s, rep, gp, t); });
   ports.each([&](int gp) { step_inject(s, rep, gp, t); });
+  if (s.prm.cioq) ports.each([&](int gp) { step_output_drain(s, rep, gp, t); });  // output_queue.cuh
   if (!router_idle(s, rep, r)) {
     if (s.sz.demand_P)
       ports.once([&] { step_route_in_port_order(s, rep, r, t); });
@@ -62,17 +64,22 @@ FLITSIM_HD void router_cycle_steps(const SimView& s, int rep, int r, long long t
       ports.each_of(va.outputs, [&](int gp) { step_va_grant(s, rep, r, gp, va.inputs); });
       ports.each_of(va.inputs, [&](int gp) { step_va_accept(s, rep, gp, t); });
     }
-    PortSets sent{0, 0};  // outputs matched and inputs that send, over all iterations
-    for (int it = 0; it < s.prm.sa_iterations; ++it) {
-      const PortSets sa = ports.gather([&](int gp) { return step_sa_request(s, rep, r, gp, it, t); });
-      if (!sa.outputs) break;  // nothing left to match: later iterations would change nothing
-      ports.each_of(sa.outputs, [&](int gp) { step_sa_grant(s, rep, r, gp, sa.inputs, t); });
-      const PortSets won = ports.gather([&](int gp) { return step_sa_accept(s, rep, r, gp, it, sa.inputs, t); });
-      ports.each_of(won.outputs, [&](int gp) { step_sa_update(s, rep, r, gp, it); });
-      sent.outputs |= won.outputs, sent.inputs |= won.inputs;
+    // router.speedup: with "cioq" the switch runs that many allocation-and-traversal passes per
+    // cycle, so up to `speedup` flits leave each input and enter each output queue (one per pass).
+    for (int pass = 0; pass < s.prm.speedup; ++pass) {
+      PortSets sent{0, 0};  // outputs matched and inputs that send, over all iterations
+      for (int it = 0; it < s.prm.sa_iterations; ++it) {
+        const PortSets sa = ports.gather([&](int gp) { return step_sa_request(s, rep, r, gp, it, t); });
+        if (!sa.outputs) break;  // nothing left to match: later iterations would change nothing
+        ports.each_of(sa.outputs, [&](int gp) { step_sa_grant(s, rep, r, gp, sa.inputs, t); });
+        const PortSets won = ports.gather([&](int gp) { return step_sa_accept(s, rep, r, gp, it, sa.inputs, t); });
+        ports.each_of(won.outputs, [&](int gp) { step_sa_update(s, rep, r, gp, it); });
+        sent.outputs |= won.outputs, sent.inputs |= won.inputs;
+      }
+      if (!sent.outputs) break;  // no flit moved: a further pass would find the same state
+      ports.each_of(sent.outputs, [&](int gp) { step_traverse_out(s, rep, r, gp, t); });
+      ports.each_of(sent.inputs, [&](int gp) { step_traverse_in(s, rep, gp, t); });
     }
-    ports.each_of(sent.outputs, [&](int gp) { step_traverse_out(s, rep, r, gp, t); });
-    ports.each_of(sent.inputs, [&](int gp) { step_traverse_in(s, rep, gp, t); });
   }
   if (snapshot_due(s, t)) {  // UGAL-G's congestion snapshot (routing/snapshot.cuh)
     if (s.sz.demand_P) ports.once([&] { build_port_demand(s, rep, r); });

@@ -48,7 +48,8 @@ enum class VcPolicy : int32_t { Spread = 0, ByHop = 1, Random = 2 };
 // Sums the driver checks and no Result reports: both must stay 0.
 #define FLITSIM_CHECK_SUMS(X)                                                  \
   X(kBufferOverflows, "flits that arrived at a full VC buffer")                \
-  X(kRouteFailures, "heads a routing function gave no output port (a bug; fails the run)")
+  X(kRouteFailures, "heads a routing function gave no output port (a bug; fails the run)") \
+  X(kOutputOverflows, "flits that crossed the switch into a full output queue (cioq)")
 enum RepSum : int32_t {
 #define FLITSIM_REP_SUM_ENUM(e, ...) e,
   FLITSIM_RESULT_SUMS(FLITSIM_REP_SUM_ENUM) FLITSIM_CHECK_SUMS(FLITSIM_REP_SUM_ENUM)
@@ -61,6 +62,7 @@ constexpr int kHopBins = 32;
 // Sizes of every dimension; computed on the host from the topology and the configuration.
 struct Sizes {
   int32_t reps = 1, R = 0, N = 0, P = 0, V = 1, B = 1;
+  int32_t O = 0;          // output queue depth in flits (router.output_buffer); 0 = input-queued
   int32_t S = 1;          // packet slots per node; packet id = node·S + slot
   int32_t bins = 1;       // latency histogram bins (bin i = i cycles, last = overflow)
   int32_t batches = 1;    // the window's time batches (time series, batch-means intervals)
@@ -103,6 +105,11 @@ struct SimParams {
   VcPolicy vc_policy = VcPolicy::Spread;  // router.vc_policy
   bool age_arbitration = false;  // router.arbitration = "age": oldest packet first (VA and SA grants)
   bool vct = false;  // router.flow_control = "vct": a head takes an output VC only with room for its packet
+  // router.architecture = "cioq" (phases/output_queue.cuh): the switch writes into per-output
+  // queues of sz.O flits, each drained onto its channel one flit per cycle; the switch runs
+  // `speedup` allocation-and-traversal passes per cycle. "iq": cioq false, speedup 1.
+  bool cioq = false;
+  int32_t speedup = 1;
   PatternKind pattern = PatternKind::Uniform;
   bool valiant_any = false;   // dragonfly Valiant: any router of the intermediate group
   int32_t phase_classes = 1;  // table Valiant: VC classes of one minimal phase
@@ -216,6 +223,13 @@ struct SimParams {
   X(int32_t, ovc_owner, (long long)sz.reps * sz.P * sz.V)                     \
   X(int32_t, ovc_credits, (long long)sz.reps * sz.P * sz.V)                   \
   X(int32_t, ovc_rr, (long long)sz.reps * sz.P * sz.V)                        \
+  /* output queues of router.architecture = "cioq" (phases/output_queue.cuh); empty with "iq" */ \
+  X(flit_t, oq_buf, (long long)sz.reps * sz.P * sz.O)                         \
+  X(int32_t, oq_head, sz.O ? (long long)sz.reps * sz.P : 0)                   \
+  X(int32_t, oq_count, sz.O ? (long long)sz.reps * sz.P : 0)                  \
+  X(int32_t, ivc_owed, sz.O ? (long long)sz.reps * sz.P * sz.V : 0) /* credits an input owes upstream */ \
+  X(int32_t, port_owed, sz.O ? (long long)sz.reps * sz.P : 0)                 \
+  X(i64, port_credit_at, sz.O ? (long long)sz.reps * sz.P : 0) /* last cycle it returned a credit */ \
   X(int32_t, in_rr, (long long)sz.reps * sz.P)                                \
   X(int32_t, out_rr, (long long)sz.reps * sz.P)                               \
   X(int32_t, acc_rr, (long long)sz.reps * sz.P)  /* SA accept pointer, per input */ \
@@ -269,7 +283,7 @@ struct SimParams {
 
 // Arrays whose every entry starts at a value other than zero (HostState::allocate).
 #define FLITSIM_STATE_INITIAL(X) \
-  X(sa_grant, -1) X(sa_accept, -1) X(sa_match, -1) X(sa_req_vc, -1) X(ivc_va_at, -1)
+  X(sa_grant, -1) X(sa_accept, -1) X(sa_match, -1) X(sa_req_vc, -1) X(ivc_va_at, -1) X(port_credit_at, -1)
 
 // What the driver reads between chunks (delivery, watchdog, workload end), per replica: each a
 // reduction (Sum or Max) of entries [first, first + length) of one state array's replica slice
@@ -285,6 +299,7 @@ enum class CounterOp { Sum, Max };
   X(flits_sent, node_flits_sent, sz.N, 0, sz.N, Sum)                                     \
   X(flits_received, node_flits_received, sz.N, 0, sz.N, Sum)                             \
   X(buffered_flits, ivc_count, (long long)sz.P * sz.V, 0, (long long)sz.P * sz.V, Sum)   \
+  X(queued_flits, oq_count, (sz.O ? sz.P : 0), 0, (sz.O ? sz.P : 0), Sum) /* cioq output queues */ \
   X(last_move, port_last_move, sz.P, 0, sz.P, Max)                                       \
   X(route_failures, rep_sums, kRepSums, kRouteFailures, 1, Sum)                          \
   X(foreground_end, wl_fg_end, (sz.wl_reps ? 1 : 0), 0, (sz.wl_reps ? 1 : 0), Sum)

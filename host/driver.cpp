@@ -60,8 +60,9 @@ class PiecewiseRunner {
 // backend; the CUDA backend no longer copies the arrays they are reduced from).
 long long stalled_cycles(const HostState& h, int rep, long long t, long long* buffered_out = nullptr) {
   const ReplicaCounters& c = h.counters[rep];
-  if (buffered_out) *buffered_out = c.buffered_flits;
-  if (c.buffered_flits == 0) return 0;
+  const long long buffered = c.buffered_flits + c.queued_flits;  // input VCs and cioq output queues
+  if (buffered_out) *buffered_out = buffered;
+  if (buffered == 0) return 0;
   return std::max(0LL, t - 1 - c.last_move);
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "engine_keys.hpp"
+#include "router_buffering.hpp"
 #include "routing_keys.hpp"
 
 
@@ -14,8 +15,8 @@ namespace flitsim {
 // model", docs/configuration.md). A preset only changes defaults; keys given explicitly win.
 static void parse_router_model(const Params& router, EngineConfig& c) {
   const std::string preset = router.get_str("preset", "flitsim");
-  if (preset != "flitsim" && preset != "booksim")
-    router.fail("preset", "must be \"flitsim\" or \"booksim\", got \"" + preset + "\"");
+  if (preset != "flitsim" && preset != "booksim" && preset != "hyperx-paper")  // hyperx-paper: router_buffering.cpp
+    router.fail("preset", "must be \"flitsim\", \"booksim\" or \"hyperx-paper\", got \"" + preset + "\"");
   const bool booksim = preset == "booksim";  // BookSim2's iq router with its dragonfly VC convention
   const std::string va_sa = router.get_str("va_sa", booksim ? "separate" : "same-cycle");
   if (va_sa != "same-cycle" && va_sa != "separate")
@@ -36,8 +37,9 @@ static void parse_router_model(const Params& router, EngineConfig& c) {
   c.vct = fc == "vct";
 }
 
-EngineConfig parse_engine_config(const Params& router, const Params& channels, const Params& routing,
+EngineConfig parse_engine_config(const Params& router_given, const Params& channels, const Params& routing,
                                  const Params& traffic, const Params& sim) {
+  const Params router = with_router_preset(router_given);  // a preset's keys, where not given
   EngineConfig c;
   // Integer keys are range-checked (engine_keys.cpp) before they are narrowed to int32_t.
   c.vcs = int32_t(engine_int(router, "vcs", c.vcs));
@@ -45,6 +47,7 @@ EngineConfig parse_engine_config(const Params& router, const Params& channels, c
   c.router_latency = int32_t(engine_int(router, "latency", c.router_latency));
   c.sa_iterations = int32_t(engine_int(router, "sa_iterations", c.sa_iterations));
   parse_router_model(router, c);
+  parse_router_buffering(router, traffic, c);
   c.channels = channels;
   for (const auto& k : channels.keys()) engine_int(channels, k, 1);  // every class latency
   // [routing]: defaults and bounds from the key table (routing_keys.cpp).

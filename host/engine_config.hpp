@@ -21,6 +21,10 @@ struct EngineConfig {
   VcPolicy vc_policy = VcPolicy::Spread;  // router.vc_policy
   bool age_arbitration = false;    // router.arbitration: "round-robin" (false) or "age"
   bool vct = false;                // router.flow_control: "wormhole" (false) or "vct"
+  // Buffering (router_buffering.cpp): router.architecture "iq" (false) or "cioq", its switch
+  // speedup and output queue depth in flits (0 with "iq").
+  bool cioq = false;
+  int32_t speedup = 1, output_buffer = 0;
   Params channels{"channels"};
   // [routing]: filled by parse_engine_config from the key table (routing_keys.cpp), which
   // holds the defaults and bounds; -1 / "" = unset, the engine picks per algorithm/topology.

@@ -90,6 +90,12 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   prm.vc_policy = cfg.vc_policy;
   prm.age_arbitration = cfg.age_arbitration;
   prm.vct = cfg.vct;
+  prm.cioq = cfg.cioq;  // router.architecture (router_buffering.cpp)
+  prm.speedup = cfg.speedup;
+  sz.O = cfg.cioq ? cfg.output_buffer : 0;
+  if (int64_t(sz.P) * sz.O >= (int64_t(1) << 31))
+    throw ConfigError("router.output_buffer: ports x router.output_buffer = " + std::to_string(int64_t(sz.P) * sz.O) +
+                      " flit slots per replica; must stay below 2^31");
   if (t.max_radix() > kMaxRadix)
     throw ConfigError("topology: a router has " + std::to_string(t.max_radix()) + " ports; the engine's switch "
                       "allocator handles at most " + std::to_string(kMaxRadix));

@@ -6,6 +6,31 @@
 
 namespace flitsim {
 
+namespace {
+
+// Flits in replica rep's cioq output queues, in total and per (output port, VC) into
+// `per_vc`; reports a queue holding more than router.output_buffer flits or an overflow.
+long long output_queue_flits(const HostState& h, int rep, std::vector<long long>& per_vc, std::ostream& err) {
+  const Sizes& sz = h.sz;
+  if (sz.O == 0) return 0;
+  const long long overflow = h.rep_sums[(long long)rep * kRepSums + kOutputOverflows];
+  if (overflow) err << "replica " << rep << ": " << overflow << " flits crossed the switch into a full output queue\n";
+  long long total = 0;
+  for (int gp = 0; gp < sz.P; ++gp) {
+    const long long op = (long long)rep * sz.P + gp;
+    const int count = h.oq_count[op];
+    if (count < 0 || count > sz.O)
+      err << "replica " << rep << ": output queue of port " << gp << " holds " << count
+          << " flits, outside [0, router.output_buffer = " << sz.O << "]\n";
+    for (int k = 0; k < count && k < sz.O; ++k)
+      ++per_vc[size_t(gp) * sz.V + flit_vc(h.oq_buf[op * sz.O + (h.oq_head[op] + k) % sz.O])];
+    total += count;
+  }
+  return total;
+}
+
+}  // namespace
+
 std::string check_conservation(const HostState& h) {
   const Sizes& sz = h.sz;
   std::ostringstream err;
@@ -26,6 +51,9 @@ std::string check_conservation(const HostState& h) {
       }
       for (int v = 0; v < sz.V; ++v) buffered += h.ivc_count[pv0 + (long long)gp * sz.V + v];
     }
+    // cioq output queues: flits per (output port, VC) they hold (output_queue.cuh).
+    std::vector<long long> queued_vc(size_t(sz.P) * sz.V, 0);
+    const long long queued = output_queue_flits(h, rep, queued_vc, err);
     for (int n = 0; n < sz.N; ++n) {
       sent += h.node_flits_sent[(long long)rep * sz.N + n];
       received += h.node_flits_received[(long long)rep * sz.N + n];
@@ -36,11 +64,12 @@ std::string check_conservation(const HostState& h) {
         if (v >= 0) ++nic_flight[size_t(n) * sz.V + v];
       }
     }
-    if (sent != received + buffered + on_wire)
+    if (sent != received + buffered + on_wire + queued)
       err << "replica " << rep << ": flits sent " << sent << " != received " << received << " + buffered "
-          << buffered << " + on channels " << on_wire << "\n";
+          << buffered << " + on channels " << on_wire << " + in output queues " << queued << "\n";
     const long long overflow = h.rep_sums[(long long)rep * kRepSums + kBufferOverflows];
     if (overflow) err << "replica " << rep << ": " << overflow << " flits arrived at a full buffer\n";
+    auto owed = [&](int port, int v) { return sz.O ? (long long)h.ivc_owed[pv0 + (long long)port * sz.V + v] : 0LL; };
     // Credits: for each router output (gp, v) feeding input (peer, v).
     for (int gp = 0; gp < sz.P; ++gp) {
       const int peer = h.peer_port[gp];
@@ -48,11 +77,13 @@ std::string check_conservation(const HostState& h) {
         long long total;
         if (peer >= 0) {
           total = h.ovc_credits[pv0 + (long long)gp * sz.V + v] + credit_flight[size_t(gp) * sz.V + v] +
-                  in_flight[size_t(peer) * sz.V + v] + h.ivc_count[pv0 + (long long)peer * sz.V + v];
+                  queued_vc[size_t(gp) * sz.V + v] +  // output-queue flits spent their credit on entry
+                  in_flight[size_t(peer) * sz.V + v] + h.ivc_count[pv0 + (long long)peer * sz.V + v] +
+                  owed(peer, v);  // credits the input still owes (speedup, output_queue.cuh)
         } else {  // the node interface feeds terminal port gp
           const int n = h.port_node[gp];
           total = h.ni_credits[((long long)rep * sz.N + n) * sz.V + v] + nic_flight[size_t(n) * sz.V + v] +
-                  in_flight[size_t(gp) * sz.V + v] + h.ivc_count[pv0 + (long long)gp * sz.V + v];
+                  in_flight[size_t(gp) * sz.V + v] + h.ivc_count[pv0 + (long long)gp * sz.V + v] + owed(gp, v);
         }
         if (total != sz.B) {
           err << "replica " << rep << ": credits for port " << gp << " VC " << v << " sum to " << total

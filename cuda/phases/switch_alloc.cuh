@@ -15,6 +15,7 @@
 // kMaxRadix, checked at set-up) so requests fit in 64-bit masks. Each step writes only its own
 // port's entries; sa_match is reset by traverse, after its last use in the cycle.
 #pragma once
+#include "output_queue.cuh"
 #include "vc_alloc.cuh"
 
 namespace flitsim {
@@ -39,6 +40,7 @@ FLITSIM_HD int ready_output(const SimView& s, int rep, int gp, int v, int p0, lo
   const int ov = s.ivc_out_vc[q];
   if (ov < 0 || !has_downstream_credit(s, rep, s.ivc_out_port[q], ov)) return -1;
   if (s.prm.va_sa_separate && s.ivc_va_at[q] == t) return -1;
+  if (s.prm.cioq && !output_queue_has_room(s, rep, s.ivc_out_port[q])) return -1;  // output_queue.cuh
   return s.ivc_out_port[q] - p0;
 }
 

@@ -1,13 +1,15 @@
 // Phase 6, switch traversal and credit return, as two per-port steps:
 //   out (per output port): the output matched to an input (sa_match) moves that input VC's
-//     front flit onto its channel (router pipeline latency is part of the channel's delay),
-//     spends a downstream credit and, on a tail, releases the output VC;
+//     front flit onto its channel (router pipeline latency is part of the channel's delay) or,
+//     with router.architecture = "cioq", into its output queue (output_queue.cuh), spends a
+//     downstream credit and, on a tail, releases the output VC;
 //   in (per input port): the input VC that sent (sa_req_vc) pops its front flit, returns a
 //     credit upstream and, on a tail, forgets its route so the next packet can route.
 // `out` only reads the input's state and `in` only writes it, so neither step writes what
 // another port reads in the same step.
 #pragma once
 #include "../rings.cuh"
+#include "output_queue.cuh"
 #include "switch_alloc.cuh"
 
 namespace flitsim {
@@ -23,17 +25,13 @@ FLITSIM_HD void step_traverse_out(const SimView& s, int rep, int r, int out, lon
   const flit_t f = s.ibuf[q * s.sz.B + s.ivc_head[q]];
   const int32_t pid = flit_pid(f);
   const flit_t g = make_flit(pid, ov, flit_head(f), flit_tail(f));
-  const int peer = s.peer_port[out];
-  if (peer >= 0) {
-    send_flit_to_port(s, rep, peer, g, t);
+  if (s.peer_port[out] >= 0) {  // the downstream credit is spent here in both architectures (output_queue.cuh)
     s.ovc_credits[s.pv(rep, out, ov)] -= 1;
     if (flit_head(f)) s.pk_hops[s.pk(rep, pid)] += 1;
-  } else {
-    send_flit_to_node(s, rep, s.port_node[out], g, t);
   }
-  if (s.in_window(t)) s.port_flits[op] += 1;
   if (flit_tail(f)) s.ovc_owner[s.pv(rep, out, ov)] = -1;
-  s.port_last_move[op] = t;
+  if (s.prm.cioq) output_queue_push(s, rep, out, g, t);  // the link drains it from the next cycle
+  else send_on_output(s, rep, out, g, t);
 }
 
 FLITSIM_HD void step_traverse_in(const SimView& s, int rep, int gp, long long t) {
@@ -45,7 +43,8 @@ FLITSIM_HD void step_traverse_in(const SimView& s, int rep, int gp, long long t)
   const bool tail = flit_tail(s.ibuf[q * B + s.ivc_head[q]]);
   s.ivc_head[q] = next_mod(s.ivc_head[q], B);
   if (--s.ivc_count[q] == 0) s.port_vc_mask[ip] &= ~(u64(1) << v);
-  return_credit(s, rep, gp, v, t);
+  if (s.prm.cioq) return_input_credit(s, rep, gp, v, t);  // at most one per cycle (output_queue.cuh)
+  else return_credit(s, rep, gp, v, t);
   s.sa_req_vc[ip] = -1;
   if (tail) {
     s.ivc_out_port[q] = -1;

@@ -51,6 +51,10 @@ ALGORITHMS = tuple(dict.fromkeys(r["algorithm"] for r in _core.routings()))
 # traffic.pattern names, from the engine's pattern registry (host/traffic_choice.cpp).
 PATTERNS = tuple(_core.patterns())
 
+# router.preset values that are a set of [router] keys (host/router_buffering.cpp): a key the
+# preset sets replaces that key's default here (_router_defaults).
+ROUTER_PRESETS: dict[str, dict[str, Any]] = dict(_core.router_presets())
+
 # Defaults of every key that has one. Keys of a section without a default are optional:
 # they appear in the normalised dict only when set, and the engine picks per-algorithm
 # (or per-pattern) values otherwise.
@@ -112,10 +116,14 @@ SCHEMA: dict[str, dict[str, Checker]] = {
     "router": {**{k: _engine_int("router", k, lo)
                   for k, lo in (("vcs", 1), ("buffer", 1), ("latency", 0), ("sa_iterations", 1))},
                # router model (host/engine_config.cpp parse_router_model; unset = the preset's)
-               "preset": _choice(("flitsim", "booksim")), "va_sa": _choice(("same-cycle", "separate")),
+               "preset": _choice(("flitsim", "booksim") + tuple(ROUTER_PRESETS)), "va_sa": _choice(("same-cycle", "separate")),
                "vc_policy": _choice(("spread", "by-hop", "random")),
                "arbitration": _choice(("round-robin", "age")),
-               "flow_control": _choice(("wormhole", "vct"))},
+               "flow_control": _choice(("wormhole", "vct")),
+               # buffering (host/router_buffering.cpp): cross-key rules are the engine's
+               "architecture": _choice(("iq", "cioq")),
+               **{k: _engine_int("router", k, 1)
+                  for k in ("speedup", "output_buffer", "buffer_bytes", "output_buffer_bytes")}},
     "routing": {k["name"]: _routing_checker(k) for k in _ROUTING_KEYS},
     "traffic": {
         "pattern": _choice(PATTERNS, "pattern"),
@@ -130,6 +138,7 @@ SCHEMA: dict[str, dict[str, Checker]] = {
         "burst_on": _float(1, 1e9),
         "burst_off": _float(1, 1e9),
         "packet_sizes": _int_list(1),
+        "flit_bytes": _engine_int("traffic", "flit_bytes", 1),  # router buffers in bytes
     },
     "sim": {
         "warmup": _engine_int("sim", "warmup", 0), "measure": _engine_int("sim", "measure", 1),
@@ -200,9 +209,22 @@ def _normalize_channels(sec: dict[str, Any]) -> dict[str, Any]:
     return {"latency": out.pop("latency"), **dict(sorted(out.items()))}
 
 
+def _router_defaults(sec: dict[str, Any]) -> dict[str, Any]:
+    """[router] defaults: a preset's value replaces a key's default (explicit keys still win),
+    and a size given in bytes (buffer_bytes) replaces the default size in flits (buffer); the
+    engine refuses both given together."""
+    out = dict(DEFAULTS["router"])
+    preset = ROUTER_PRESETS.get(sec.get("preset"), {})
+    out.update({k: v for k, v in preset.items() if k in out})
+    for key in list(out):
+        if f"{key}_bytes" in sec and key not in sec:
+            del out[key]
+    return out
+
+
 def _normalize_section(name: str, sec: dict[str, Any]) -> dict[str, Any]:
     rules = SCHEMA[name]
-    out = dict(DEFAULTS[name])
+    out = _router_defaults(sec) if name == "router" else dict(DEFAULTS[name])
     for key, v in sec.items():
         if key not in rules:
             raise _unknown_key(name, key, tuple(rules))

@@ -1,0 +1,105 @@
+#include "router_buffering.hpp"
+
+#include "engine_config.hpp"
+#include "engine_keys.hpp"
+
+namespace flitsim {
+
+namespace {
+
+PresetKey int_key(const char* k, int64_t v, const char* why) { return {k, true, v, "", why}; }
+PresetKey str_key(const char* k, const char* v, const char* why) { return {k, false, 0, v, why}; }
+
+// A size given in flits (`flits_key`) or in bytes (`bytes_key`, with traffic.flit_bytes):
+// the number of flits, or `def` when neither is given.
+int64_t flits_or_bytes(const Params& router, const Params& traffic, const std::string& flits_key,
+                       const std::string& bytes_key, int64_t def) {
+  if (!router.has(bytes_key)) return engine_int(router, flits_key, def);
+  if (router.has(flits_key))
+    router.fail(bytes_key, "give " + router.name(flits_key) + " (flits) or " + router.name(bytes_key) +
+                               " (bytes), not both");
+  const int64_t bytes = engine_int(router, bytes_key, 0);
+  if (!traffic.has("flit_bytes"))
+    router.fail(bytes_key, "needs traffic.flit_bytes (bytes per flit) to convert " + std::to_string(bytes) +
+                               " bytes to flits");
+  const int64_t fb = engine_int(traffic, "flit_bytes", 1);
+  if (bytes % fb != 0)
+    router.fail(bytes_key, "must be a multiple of traffic.flit_bytes = " + std::to_string(fb) + ", got " +
+                               std::to_string(bytes) + " bytes");
+  // The flit count must satisfy the flit key's bounds; the error names both keys.
+  Params flits(router.section());
+  flits.set_int(flits_key, bytes / fb);
+  try {
+    return engine_int(flits, flits_key, def);
+  } catch (const ConfigError& e) {
+    router.fail(bytes_key, std::to_string(bytes) + " / traffic.flit_bytes " + std::to_string(fb) +
+                               " flits: " + e.what());
+  }
+}
+
+}  // namespace
+
+const std::vector<RouterPreset>& router_key_presets() {
+  // The HyperX paper's router (McDonald et al., SC 2019, section 6; docs/configuration.md):
+  // one cycle is taken as 1 ns, one flit time on a link (the paper gives no flit size or cycle;
+  // its DAL bound PktSize x NumVcs / CreditRoundTrip = 8 % for 1-flit packets implies a credit
+  // round trip of 100 flit times, i.e. its two 50 ns channels at 1 flit per ns).
+  static const std::vector<RouterPreset> p = {
+      {"hyperx-paper",
+       {str_key("architecture", "cioq", "\"combined input and output queued router architecture\""),
+        int_key("speedup", 2, "\"sufficient speedup\": not given; 2 lets two inputs feed one output per cycle"),
+        str_key("arbitration", "age", "\"age-based arbitration for both virtual channel and crossbar scheduling\""),
+        str_key("flow_control", "vct", "\"packet buffer flow control\" (virtual cut-through)"),
+        int_key("vcs", 8, "\"All routing algorithms are given 8 VCs\""),
+        int_key("latency", 50, "\"router crossbar latency is 50ns\" at 1 ns per cycle"),
+        int_key("buffer", 160,
+                "not given (\"more than the credit round trip\"): a flit's credit comes back crossbar + "
+                "2 x channel + 1 = 151 cycles after it entered the output queue (50-cycle crossbar and "
+                "channels), so one VC of 160 flits alone streams at link rate"),
+        int_key("output_buffer", 32, "not given: two 16-flit packets per output")}},
+  };
+  return p;
+}
+
+Params with_router_preset(const Params& router) {
+  Params out = router;
+  const std::string name = router.get_str("preset", "flitsim");
+  for (const RouterPreset& p : router_key_presets()) {
+    if (p.name != name) continue;
+    for (const PresetKey& k : p.keys) {
+      // A size given in bytes replaces the preset's size in flits.
+      if (router.has(k.key) || router.has(k.key + "_bytes")) continue;
+      // The cioq-only keys do not apply when the user picks the input-queued architecture.
+      const bool cioq_only = k.key == "speedup" || k.key == "output_buffer";
+      if (cioq_only && router.get_str("architecture", "cioq") == "iq") continue;
+      if (k.is_int) out.set_int(k.key, k.int_value);
+      else out.set_str(k.key, k.str_value);
+    }
+  }
+  return out;
+}
+
+void parse_router_buffering(const Params& router, const Params& traffic, EngineConfig& c) {
+  // Each integer key's own bounds first, whether or not the architecture uses it.
+  for (const char* k : {"speedup", "output_buffer", "buffer_bytes", "output_buffer_bytes"}) engine_int(router, k, 1);
+  engine_int(traffic, "flit_bytes", 1);
+  const std::string arch = router.get_str("architecture", "iq");
+  if (arch != "iq" && arch != "cioq")
+    router.fail("architecture", "must be \"iq\" or \"cioq\", got \"" + arch + "\"");
+  c.cioq = arch == "cioq";
+  c.buffer = int32_t(flits_or_bytes(router, traffic, "buffer", "buffer_bytes", c.buffer));
+  c.speedup = int32_t(engine_int(router, "speedup", 1));
+  const bool has_output = router.has("output_buffer") || router.has("output_buffer_bytes");
+  if (!c.cioq && c.speedup != 1)
+    router.fail("speedup", "needs router.architecture = \"cioq\" (an input-queued router moves at most one "
+                           "flit per output per cycle), got " + std::to_string(c.speedup));
+  if (!c.cioq && has_output)
+    router.fail(router.has("output_buffer") ? "output_buffer" : "output_buffer_bytes",
+                "needs router.architecture = \"cioq\" (an input-queued router has no output buffer)");
+  // Default: an output queue as deep as one input VC buffer.
+  c.output_buffer = c.cioq ? int32_t(flits_or_bytes(router, traffic, "output_buffer", "output_buffer_bytes",
+                                                    c.buffer))
+                           : 0;
+}
+
+}  // namespace flitsim
