@@ -62,6 +62,7 @@ EngineConfig parse_engine_config(const Params& router, const Params& channels, c
   c.deadlock_avoidance = routing_bool(routing, "deadlock_avoidance");
   c.pattern = traffic.get_str("pattern", c.pattern);
   c.placement = traffic.get_str("placement", c.placement);
+  c.uniform_self = traffic.get_int("self", 0) != 0;
   if (c.placement != "contiguous" && c.placement != "random")
     traffic.fail("placement", "must be \"contiguous\" or \"random\", got \"" + c.placement + "\"");
   c.has_shift = traffic.has("shift");

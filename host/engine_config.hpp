@@ -34,6 +34,7 @@ struct EngineConfig {
   int32_t snapshot_period = 1;     // UGAL-G: cycles between congestion snapshots
   bool deadlock_avoidance = true;  // false: every hop on one VC class (to study deadlock)
   std::string pattern = "uniform", placement = "contiguous";
+  bool uniform_self = false;             // traffic.self: uniform may pick the source (BookSim2)
   bool has_shift = false;
   int64_t shift = 0;                     // traffic.shift (shift: nodes; group-shift: groups)
   std::vector<int64_t> hotspots{0};      // traffic.hotspots (ranks)

@@ -130,6 +130,7 @@ SCHEMA: dict[str, dict[str, Checker]] = {
         "burst_on": _float(1, 1e9),
         "burst_off": _float(1, 1e9),
         "packet_sizes": _int_list(1),
+        "self": _bool,  # uniform may pick the source (BookSim2); host/traffic_choice.cpp
     },
     "sim": {
         "warmup": _engine_int("sim", "warmup", 0), "measure": _engine_int("sim", "measure", 1),
