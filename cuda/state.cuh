@@ -108,6 +108,7 @@ struct SimParams {
   bool vct = false;  // router.flow_control = "vct": a head takes an output VC only with room for its packet
   PatternKind pattern = PatternKind::Uniform;
   bool valiant_any = false;   // dragonfly Valiant: any router of the intermediate group
+  bool valiant_node = false;  // routing.valiant = "node": the intermediate is a random node's router (BookSim2)
   int32_t phase_classes = 1;  // table Valiant: VC classes of one minimal phase
   int32_t df_p = 0;           // dragonfly nodes per router (group-shift)
   // Adaptive routing (UGAL-L, Clos-AD, DimWAR, OmniWAR); fixed point so that CPU and GPU

@@ -21,12 +21,13 @@ struct EngineConfig {
   VcPolicy vc_policy = VcPolicy::Spread;  // router.vc_policy
   bool age_arbitration = false;    // router.arbitration: "round-robin" (false) or "age"
   bool vct = false;                // router.flow_control: "wormhole" (false) or "vct"
+  int32_t injection_delay = 0;     // router.injection_delay: extra cycles on the node -> router channel
   Params channels{"channels"};
   // [routing]: filled by parse_engine_config from the key table (routing_keys.cpp), which
   // holds the defaults and bounds; -1 / "" = unset, the engine picks per algorithm/topology.
   std::string algorithm;
   std::string selection;           // oblivious, adaptive, dmodk
-  std::string valiant;             // restricted, any
+  std::string valiant;             // restricted, any, node
   int32_t n_indirect = -1, offset = -1, deroutes = -1;
   double penalty = 0, threshold = 0;
   std::string cost;                // UGAL cost rule: queue, hops, booksim
