@@ -34,6 +34,8 @@ static void parse_router_model(const Params& router, EngineConfig& c) {
   if (fc != "wormhole" && fc != "vct")
     router.fail("flow_control", "must be \"wormhole\" or \"vct\", got \"" + fc + "\"");
   c.vct = fc == "vct";
+  // BookSim2's injection channel takes one cycle more than its latency (docs/validation.md).
+  c.injection_delay = int32_t(engine_int(router, "injection_delay", booksim ? 1 : 0));
 }
 
 EngineConfig parse_engine_config(const Params& router, const Params& channels, const Params& routing,

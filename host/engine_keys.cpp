@@ -23,6 +23,7 @@ const std::vector<IntKeyBound>& engine_int_keys() {
       {"router", "buffer", 1, int64_t(1) << 16, "flits per VC"},
       {"router", "latency", 0, int64_t(1) << 20, "channel ring slots (int32)"},
       {"router", "sa_iterations", 1, 8, "iSLIP iterations"},
+      {"router", "injection_delay", 0, int64_t(1) << 20, "channel ring slots (int32)"},
       {"channels", "*", 1, int64_t(1) << 20, "channel ring slots (int32)"},
       {"traffic", "packet_size", 1, int64_t(1) << 20, "flits per packet (int32)"},
       {"sim", "seed", 0, INT64_MAX, "a 64-bit seed"},

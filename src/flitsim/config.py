@@ -115,7 +115,8 @@ SCHEMA: dict[str, dict[str, Checker]] = {
                "preset": _choice(("flitsim", "booksim")), "va_sa": _choice(("same-cycle", "separate")),
                "vc_policy": _choice(("spread", "by-hop", "random")),
                "arbitration": _choice(("round-robin", "age")),
-               "flow_control": _choice(("wormhole", "vct"))},
+               "flow_control": _choice(("wormhole", "vct")),
+               "injection_delay": _engine_int("router", "injection_delay", 0)},
     "routing": {k["name"]: _routing_checker(k) for k in _ROUTING_KEYS},
     "traffic": {
         "pattern": _choice(PATTERNS, "pattern"),
