@@ -105,8 +105,9 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
   const bool ugal = alg == "ugal" || alg == "ugal-g" || alg == "par";  // the UGAL family: cost rule, candidates, offset
   const bool node = cfg.valiant == "node";  // BookSim2's intermediate: a random node (all topologies)
   if (!cfg.valiant.empty() && !node && (valiant || ugal) && !dragonfly)
-    where.fail("valiant", "\"" + cfg.valiant + "\" only applies to dragonflies (generic Valiant on " + t.kind +
-                              " draws any router with terminals, \"node\" any node); leave it unset");
+    where.fail("valiant", "only applies to dragonflies as \"" + cfg.valiant + "\" (generic Valiant on " + t.kind +
+                              " draws any router with terminals, \"node\" the router of any node); leave it unset "
+                              "or use \"node\"");
   if (node && (alg == "ugal-g" || alg == "par"))  // like every routing.valiant value, ignored by non-Valiant routings
     where.fail("valiant", "\"node\" applies to algorithms \"valiant\" and \"ugal\", not \"" + alg + "\"");
   prm.valiant_node = node;

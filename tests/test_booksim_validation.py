@@ -8,9 +8,10 @@ the saturation throughput). FLITSIM holds flitsim's long-run numbers (warm-up 3,
 rerun flitsim with the same windows and seed (so on this commit they reproduce FLITSIM's
 latencies exactly; saturation runs use a shorter window) and check:
   * zero-load latency within 2 % of BookSim2's (the comparison's goal, met by every case);
-  * latency at 50 % / 80 % within 6 % of FLITSIM and saturation within ±0.012: room for
-    changes of the router model that keep the comparison (the separable switch allocator of
-    issue 12 moves these numbers by up to 0.009), none for a change that breaks it;
+  * latency at 50 % / 80 % within 8 % of FLITSIM and saturation within ±0.02: room for
+    changes of the router model that keep the comparison (issue 12's separable switch
+    allocator, which the booksim preset will select, moves them by up to 6 % and 0.019:
+    flattened-butterfly UGAL under bit complement), none for a change that breaks it;
   * where flitsim meets the goal (latency within 10 %, saturation within ±0.02 of BookSim2)
     the measured value is also checked against BookSim2 with that tolerance.
 """
@@ -100,7 +101,7 @@ def test_zero_load_latency_within_2_percent_of_booksim2(name):
 def test_latency_below_saturation(name, point):
     r = run(name, point)
     assert not r.saturated
-    assert r.latency_mean == pytest.approx(FLITSIM[name][point], rel=0.06)
+    assert r.latency_mean == pytest.approx(FLITSIM[name][point], rel=0.08)
     ref = BOOKSIM[name][point]
     if ref is not None and abs(FLITSIM[name][point] / ref - 1) <= 0.10:
         assert r.latency_mean == pytest.approx(ref, rel=0.10)
@@ -110,7 +111,7 @@ def test_latency_below_saturation(name, point):
 def test_saturation_throughput(name):
     r = run(name, 3)
     assert r.saturated
-    assert r.accepted == pytest.approx(FLITSIM[name][3], abs=0.012)
+    assert r.accepted == pytest.approx(FLITSIM[name][3], abs=0.02)
     ref = BOOKSIM[name][3]
     if ref is not None and abs(FLITSIM[name][3] - ref) <= 0.02:
         assert r.accepted == pytest.approx(ref, abs=0.02)
