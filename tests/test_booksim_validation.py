@@ -64,15 +64,15 @@ FLITSIM = {
 }
 BOOKSIM = {
     "df-min-uniform": [116.07, 117.67, 122.47, 0.4215],
-    "df-ugal-uniform": [None, 125.63, 144.54, None],
-    "df-min-bad_dragon": [128.54, 129.45, 132.64, None],
-    "df-ugal-bad_dragon": [128.78, None, None, None],
+    "df-ugal-uniform": [116.46, 125.63, 144.54, 0.3990],
+    "df-min-bad_dragon": [128.54, 129.45, 132.64, 0.0625],
+    "df-ugal-bad_dragon": [128.78, 465.43, None, None],  # BookSim2 aborts at 0.14; collapses past it
     "ff-dor-uniform": [12.04, 12.86, 16.00, 0.6866],
-    "ff-dor-bitcomp": [14.02, 14.38, 15.52, None],
+    "ff-dor-bitcomp": [14.02, 14.38, 15.52, 0.2500],
     "ff-valiant-uniform": [16.95, 18.00, 20.77, 0.3783],
     "ff-valiant-bitcomp": [18.04, 19.05, 21.49, 0.3496],
-    "ff-ugal-uniform": [12.02, 12.96, 14.32, None],
-    "ff-ugal-bitcomp": [14.09, None, None, None],
+    "ff-ugal-uniform": [12.02, 12.96, 14.32, 0.5500],
+    "ff-ugal-bitcomp": [14.09, 16.67, 20.63, 0.2979],
     "ft-nca-uniform": [19.52, 20.84, 24.72, 0.7267],
 }
 
