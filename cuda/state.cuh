@@ -23,7 +23,10 @@ enum class PatternKind : int32_t {
   Uniform = 0, BitComp, BitRev, Transpose, Shuffle, Tornado, Neighbor, RandPerm, Shift,
   GroupShift, Hotspot,
   Table,  // a fixed rank -> rank map computed on the host (worst-case, swap2, dcr), at tr_perm
-  Urb     // HyperX uniform random bisection (table at tr_hx)
+  Urb,    // HyperX uniform random bisection (table at tr_hx)
+  // BookSim2 conventions (docs/traffic.md): uniform over all N ranks, the source included
+  // (traffic.self = true); a random rank of the next group of pat_group ranks (bad-dragon).
+  UniformSelf, BadDragon
 };
 // Open-loop packet creation process (traffic.injection, traffic/injection.cuh).
 enum class InjectionKind : int32_t { Bernoulli = 0, OnOff = 1 };
@@ -112,6 +115,7 @@ struct SimParams {
   int32_t speedup = 1;
   PatternKind pattern = PatternKind::Uniform;
   bool valiant_any = false;   // dragonfly Valiant: any router of the intermediate group
+  bool valiant_node = false;  // routing.valiant = "node": the intermediate is a random node's router (BookSim2)
   int32_t phase_classes = 1;  // table Valiant: VC classes of one minimal phase
   int32_t df_p = 0;           // dragonfly nodes per router (group-shift)
   // Adaptive routing (UGAL-L, Clos-AD, DimWAR, OmniWAR); fixed point so that CPU and GPU
@@ -130,6 +134,7 @@ struct SimParams {
   // (offsets into one replica's tr_len entries; -1 when the sub-table is absent).
   int32_t pat_bits = 0;       // log2 N for the bit permutations
   long long pat_shift = 0;    // shift, tornado and group-shift offset in nodes (mod N)
+  int32_t pat_group = 0;      // bad-dragon: ranks per dragonfly group (a·p)
   uint32_t hot_threshold = 0; // P(packet goes to a hotspot)·2^32 (saturates at 2^32 - 1)
   bool hot_all = false;       // every packet goes to a hotspot
   int32_t hot_count = 0;

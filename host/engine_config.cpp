@@ -35,6 +35,8 @@ static void parse_router_model(const Params& router, EngineConfig& c) {
   if (fc != "wormhole" && fc != "vct")
     router.fail("flow_control", "must be \"wormhole\" or \"vct\", got \"" + fc + "\"");
   c.vct = fc == "vct";
+  // BookSim2's injection channel takes one cycle more than its latency (docs/validation.md).
+  c.injection_delay = int32_t(engine_int(router, "injection_delay", booksim ? 1 : 0));
 }
 
 EngineConfig parse_engine_config(const Params& router_given, const Params& channels, const Params& routing,
@@ -65,6 +67,7 @@ EngineConfig parse_engine_config(const Params& router_given, const Params& chann
   c.deadlock_avoidance = routing_bool(routing, "deadlock_avoidance");
   c.pattern = traffic.get_str("pattern", c.pattern);
   c.placement = traffic.get_str("placement", c.placement);
+  c.uniform_self = traffic.get_int("self", 0) != 0;
   if (c.placement != "contiguous" && c.placement != "random")
     traffic.fail("placement", "must be \"contiguous\" or \"random\", got \"" + c.placement + "\"");
   c.has_shift = traffic.has("shift");

@@ -25,12 +25,13 @@ struct EngineConfig {
   // speedup and output queue depth in flits (0 with "iq").
   bool cioq = false;
   int32_t speedup = 1, output_buffer = 0;
+  int32_t injection_delay = 0;     // router.injection_delay: extra cycles on the node -> router channel
   Params channels{"channels"};
   // [routing]: filled by parse_engine_config from the key table (routing_keys.cpp), which
   // holds the defaults and bounds; -1 / "" = unset, the engine picks per algorithm/topology.
   std::string algorithm;
   std::string selection;           // oblivious, adaptive, dmodk
-  std::string valiant;             // restricted, any
+  std::string valiant;             // restricted, any, node
   int32_t n_indirect = -1, offset = -1, deroutes = -1;
   double penalty = 0, threshold = 0;
   std::string cost;                // UGAL cost rule: queue, hops, booksim
@@ -38,6 +39,7 @@ struct EngineConfig {
   int32_t snapshot_period = 1;     // UGAL-G: cycles between congestion snapshots
   bool deadlock_avoidance = true;  // false: every hop on one VC class (to study deadlock)
   std::string pattern = "uniform", placement = "contiguous";
+  bool uniform_self = false;             // traffic.self: uniform may pick the source (BookSim2)
   bool has_shift = false;
   int64_t shift = 0;                     // traffic.shift (shift: nodes; group-shift: groups)
   std::vector<int64_t> hotspots{0};      // traffic.hotspots (ranks)

@@ -27,6 +27,7 @@ const std::vector<IntKeyBound>& engine_int_keys() {
       {"router", "output_buffer", 1, int64_t(1) << 16, "flits per output queue (cioq)"},
       {"router", "buffer_bytes", 1, int64_t(1) << 40, "bytes per VC (with traffic.flit_bytes)"},
       {"router", "output_buffer_bytes", 1, int64_t(1) << 40, "bytes per output queue (with traffic.flit_bytes)"},
+      {"router", "injection_delay", 0, int64_t(1) << 20, "channel ring slots (int32)"},
       {"channels", "*", 1, int64_t(1) << 20, "channel ring slots (int32)"},
       {"traffic", "packet_size", 1, int64_t(1) << 20, "flits per packet (int32)"},
       {"traffic", "flit_bytes", 1, int64_t(1) << 20, "bytes per flit (router buffers in bytes)"},

@@ -153,7 +153,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   for (int gp = 0; gp < sz.P; ++gp) {
     const int32_t lat = channel_latency(t, cfg, t.port_class[gp]);
     const bool terminal = t.peer_port[gp] < 0;
-    fring_delay[gp] = terminal ? term_lat : cfg.router_latency + lat;
+    fring_delay[gp] = terminal ? term_lat + cfg.injection_delay : cfg.router_latency + lat;
     cring_delay[gp] = terminal ? 0 : lat;  // terminal ports get no credits back (sinks always accept)
   }
   auto lengths = [](const std::vector<int32_t>& delay) {  // smallest power of two > delay

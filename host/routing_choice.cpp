@@ -103,9 +103,14 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
   const bool dragonfly = family == "Dragonfly";
   const bool valiant = alg == "valiant";
   const bool ugal = alg == "ugal" || alg == "ugal-g" || alg == "par";  // the UGAL family: cost rule, candidates, offset
-  if (!cfg.valiant.empty() && (valiant || ugal) && !dragonfly)
-    where.fail("valiant", "only applies to dragonflies (generic Valiant on " + t.kind +
-                              " draws any router with terminals); leave it unset");
+  const bool node = cfg.valiant == "node";  // BookSim2's intermediate: a random node (all topologies)
+  if (!cfg.valiant.empty() && !node && (valiant || ugal) && !dragonfly)
+    where.fail("valiant", "only applies to dragonflies as \"" + cfg.valiant + "\" (generic Valiant on " + t.kind +
+                              " draws any router with terminals, \"node\" the router of any node); leave it unset "
+                              "or use \"node\"");
+  if (node && (alg == "ugal-g" || alg == "par"))  // like every routing.valiant value, ignored by non-Valiant routings
+    where.fail("valiant", "\"node\" applies to algorithms \"valiant\" and \"ugal\", not \"" + alg + "\"");
+  prm.valiant_node = node;
   // Selection: random per packet and hop unless adaptive; up*/down* defaults to D-mod-k.
   const std::string& sel = cfg.selection;
   if (sel == "dmodk" && alg != "updown")
@@ -132,7 +137,7 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
     if (t.attrs.at("groups") < 3)
       where.fail("algorithm", "\"" + alg + "\" on a dragonfly needs at least 3 groups, got " +
                                   std::to_string(t.attrs.at("groups")));
-    prm.valiant_any = in.valiant_any = cfg.valiant == "any";
+    prm.valiant_any = in.valiant_any = cfg.valiant == "any" || node;  // node: VA's classes and phases
   } else if (table == "hx_coords") {
     rt_table = hyperx_rt_table(t, alg);
     in.dims = rt_table[0];

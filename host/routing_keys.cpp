@@ -38,8 +38,10 @@ const std::vector<KeySpec>& routing_keys() {
   static const std::vector<KeySpec> k = {
       {"algorithm", KeyType::Choice, 0, 0, 0, algorithm_names(), "min", true, "all",
        "the routing function (cuda/routing/registry.h)"},
-      {"valiant", KeyType::Choice, 0, 0, 0, {"restricted", "any"}, "", false, "valiant ugal ugal-g par",
-       "dragonfly Valiant intermediate: the first router of the group reached, or any (unset: restricted)"},
+      {"valiant", KeyType::Choice, 0, 0, 0, {"restricted", "any", "node"}, "", false, "valiant ugal ugal-g par",
+       "Valiant intermediate: dragonfly restricted (first router of the group reached) or any router of the "
+       "group (unset: restricted); node: the router of a node drawn from all nodes, minimal when it is "
+       "the source's (BookSim2; valiant and ugal, every topology)"},
       {"n_indirect", KeyType::Int, kUnset, 1, 64, {}, "", false, "ugal ugal-g par",
        "non-minimal candidates (unset: 1 on dragonflies, 4 elsewhere)"},
       {"penalty", KeyType::Float, 1.0, 0, 1e6, {}, "", false, "ugal ugal-g par", "UGAL non-minimal penalty c"},

@@ -36,7 +36,9 @@ struct PatternContext {
   }
 };
 
-void setup_uniform(PatternContext& c) { c.prm.pattern = PatternKind::Uniform; }
+void setup_uniform(PatternContext& c) {
+  c.prm.pattern = c.cfg.uniform_self ? PatternKind::UniformSelf : PatternKind::Uniform;
+}
 void setup_bitcomp(PatternContext& c) { c.prm.pattern = PatternKind::BitComp; }
 void setup_bitrev(PatternContext& c) { c.need_pow2(), c.prm.pattern = PatternKind::BitRev; }
 void setup_shuffle(PatternContext& c) { c.need_pow2(), c.prm.pattern = PatternKind::Shuffle; }
@@ -64,6 +66,19 @@ void setup_group_shift(PatternContext& c) {
   c.prm.pat_shift = c.reduce(c.reduce(m) * group_nodes);
   if (c.prm.pat_shift == 0)
     c.where.fail("shift", "group-shift by " + std::to_string(m) + " groups maps every group onto itself");
+}
+// BookSim2's bad_dragon: every packet to a random node of the next group (dragonfly groups of
+// a·p consecutive nodes).
+void setup_bad_dragon(PatternContext& c) {
+  const Topology& t = c.t;
+  if (t.kind != "dragonfly" || !t.attrs.count("a") || !t.attrs.count("p"))
+    c.where.fail("pattern", "\"bad-dragon\" needs a dragonfly (groups of a*p nodes), not " + t.kind);
+  const int64_t group_nodes = t.attrs.at("a") * t.attrs.at("p");
+  if (c.N % group_nodes != 0 || c.N / group_nodes < 2)
+    c.where.fail("pattern", "\"bad-dragon\" needs at least 2 whole groups of " + std::to_string(group_nodes) +
+                                " nodes, got " + std::to_string(c.N) + " nodes");
+  c.prm.pattern = PatternKind::BadDragon;
+  c.prm.pat_group = int32_t(group_nodes);
 }
 void setup_randperm(PatternContext& c) { c.prm.pattern = PatternKind::RandPerm; }
 void setup_hotspot(PatternContext& c) {
@@ -117,7 +132,7 @@ const PatternInfo kPatterns[] = {
     {"shift", setup_shift, false},           {"group-shift", setup_group_shift, false},
     {"worst-case", setup_worst_case, false}, {"urb", setup_urb, true},
     {"swap2", setup_swap2, true},            {"dcr", setup_dcr, false},
-    {"hotspot", setup_hotspot, false},
+    {"hotspot", setup_hotspot, false},       {"bad-dragon", setup_bad_dragon, false},
 };
 
 // Uniform random permutation of [0, n) keyed by (seed, purpose).
@@ -142,6 +157,9 @@ TrafficTables choose_pattern(const Topology& t, const EngineConfig& cfg, SimPara
     if (pat == p.name) info = &p;
   if (!info) c.where.fail("pattern", "unknown pattern \"" + pat + "\"");
   info->setup(c);
+  if (cfg.uniform_self && std::string(info->name) != "uniform")
+    c.where.fail("self", "only applies to pattern \"uniform\" (BookSim2's uniform may pick the source), not \"" +
+                             pat + "\"");
   if (!cfg.dims.empty() && !info->reads_dims) {
     std::string readers;
     for (const PatternInfo& p : kPatterns)

@@ -39,13 +39,20 @@ struct DfIndirect {
   int gp;      // the global link toward the intermediate group
   int target;  // Valiant state: the intermediate group (restricted) or router (any)
   int mid;     // the router where the minimal phase toward the destination begins
+  bool usable = true;  // routing.valiant = "node": false when the intermediate is in the source group
 };
 
 FLITSIM_HD DfIndirect df_draw_indirect(const SimView& s, int rep, int r, const PacketInfo& p, int g, int dg,
                                        int salt, int link_salt) {
   const bool any = s.prm.valiant_any;
-  const int ig = df_draw_group(s, rep, p, g, dg, salt);
   DfIndirect c;
+  if (s.prm.valiant_node) {  // BookSim2: a random node's router; in the source group (or when the
+    c.target = c.mid = df_draw_node_router(s, rep, p, salt);  // destination is) the packet stays minimal
+    c.usable = c.target / s.sz.df_a != g && g != dg;
+    c.gp = c.usable ? df_choose_link(s, rep, r, p, c.target / s.sz.df_a, c.target, link_salt) : -1;
+    return c;
+  }
+  const int ig = df_draw_group(s, rep, p, g, dg, salt);
   c.target = df_valiant_target(s, rep, p, ig, salt + 1);
   c.gp = df_choose_link(s, rep, r, p, ig, any ? c.target : -1, link_salt);
   c.mid = any ? c.target : s.port_router[s.peer_port[c.gp]];
@@ -53,7 +60,8 @@ FLITSIM_HD DfIndirect df_draw_indirect(const SimView& s, int rep, int r, const P
 }
 
 FLITSIM_HD int df_indirect_hops(const SimView& s, int r, const DfIndirect& c, const PacketInfo& p) {
-  return df_link_hops(s, r, c.gp, c.mid) + df_min_hops(s, c.mid, p.dst_router);  // ig ≠ dg
+  if (!c.usable) return 0;  // never offered
+  return df_link_hops(s, r, c.gp, c.mid) + df_min_hops(s, c.mid, p.dst_router);
 }
 
 FLITSIM_HD void df_commit_decision(const SimView& s, const PacketInfo& p, const BestChoice& best) {
@@ -72,7 +80,7 @@ struct DfLiveSensor {
     return df_min_candidate_queue(s, rep, r, min_gp, p, r / s.sz.df_a == p.dst_router / s.sz.df_a);
   }
   FLITSIM_HD int indirect(const SimView& s, int rep, int r, const PacketInfo&, const DfIndirect& c) const {
-    return df_link_occupancy(s, rep, r, c.gp);
+    return c.usable ? df_link_occupancy(s, rep, r, c.gp) : 0;
   }
 };
 
@@ -94,7 +102,8 @@ FLITSIM_HD void df_ugal_decide(const SimView& s, int rep, int r, const PacketInf
                           min_gp, -1};
   df_commit_decision(s, p, ugal_select(s, min, [&](int j) {
     const DfIndirect c = df_draw_indirect(s, rep, r, p, g, dg, salt + 4 * j, link_salt + j);
-    return UgalCandidate{sensor.indirect(s, rep, r, p, c), hops ? df_indirect_hops(s, r, c, p) : 0, c.gp, c.target};
+    return UgalCandidate{sensor.indirect(s, rep, r, p, c), hops ? df_indirect_hops(s, r, c, p) : 0, c.gp, c.target,
+                         c.usable};
   }));
 }
 

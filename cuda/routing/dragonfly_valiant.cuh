@@ -42,6 +42,14 @@ FLITSIM_HD int df_valiant_target(const SimView& s, int rep, const PacketInfo& p,
   return s.prm.valiant_any ? ig * a + int(draw_below(route_draw(s, rep, p, salt), uint32_t(a))) : ig;
 }
 
+// routing.valiant = "node" (BookSim2's dragonfly UGAL): the router of a node drawn uniformly
+// from all N nodes; the route then runs as VA's toward that router (its group may be the
+// destination's). The caller routes minimally when it lies in the source group.
+FLITSIM_HD int df_draw_node_router(const SimView& s, int rep, const PacketInfo& p, int salt) {
+  const int n = int(draw_below(route_draw(s, rep, p, salt), uint32_t(s.sz.N)));
+  return s.port_router[s.node_port[n]];
+}
+
 // Continues a Valiant route whose intermediate is decided (pk_route ≠ 0). Local hops use the
 // classes above shifted up by `shift` (PAR, dragonfly_par.cuh, reserves L0 for minimal hops).
 FLITSIM_HD RouteChoice df_valiant_continue(const SimView& s, int rep, int r, const PacketInfo& p, int shift = 0) {
@@ -67,8 +75,20 @@ inline VcClasses classes_dragonfly_valiant(const ClassInputs& in) { return {in.v
 FLITSIM_HD RouteChoice route_dragonfly_valiant(const SimView& s, int rep, int r, const PacketInfo& p) {
   if (s.pk_route[p.slot] == 0) {  // at the source router: draw the intermediate
     if (r == p.dst_router) return eject_choice(s, p);
-    const int a = s.sz.df_a, g = r / a;
-    const int ig = df_draw_group(s, rep, p, g, p.dst_router / a, kSaltValiant);
+    const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;
+    if (s.prm.valiant_node) {
+      const int target = df_draw_node_router(s, rep, p, kSaltValiant);
+      if (target / a == g) {  // an intermediate in the source group: minimal, as phase 1 (L2 R1 L3)
+        s.pk_route[p.slot] = -1;
+        s.pk_gport[p.slot] = g == dg ? -1 : df_choose_link(s, rep, r, p, dg, p.dst_router, 1);
+        return df_valiant_continue(s, rep, r, p);
+      }
+      s.pk_gport[p.slot] = df_choose_link(s, rep, r, p, target / a, target, 0);
+      s.pk_route[p.slot] = 1 + target;
+      mark_nonminimal(s, p);
+      return df_valiant_continue(s, rep, r, p);
+    }
+    const int ig = df_draw_group(s, rep, p, g, dg, kSaltValiant);
     const int target = df_valiant_target(s, rep, p, ig, kSaltValiant + 1);
     s.pk_gport[p.slot] = df_choose_link(s, rep, r, p, ig, s.prm.valiant_any ? target : -1, 0);
     s.pk_route[p.slot] = 1 + target;

@@ -48,7 +48,9 @@ FLITSIM_HD RouteChoice table_ugal_decide(const SimView& s, int rep, int r, const
   const SensedRoute m = sensor.minimal(s, rep, r, p);
   const BestChoice best = ugal_select(s, UgalCandidate{m.q, s.dist[r * R + p.dst_router], m.port, p.dst_router},
                                       [&](int j) {
-    const int x = table_valiant_draw(s, rep, r, p, kSaltTableUgal + j);
+    const bool node = s.prm.valiant_node;  // BookSim2: a random node's router, not offered at either end
+    const int x = node ? table_node_router(s, rep, p, kSaltTableUgal + j) : table_valiant_draw(s, rep, r, p, kSaltTableUgal + j);
+    if (node && (x == r || x == p.dst_router)) return UgalCandidate{0, 0, -1, x, false};
     const SensedRoute c = sensor.indirect(s, rep, r, p, x, j);
     return UgalCandidate{c.q, s.dist[r * R + x] + s.dist[(long long)x * R + p.dst_router], c.port, x};
   });
@@ -62,7 +64,7 @@ FLITSIM_HD RouteChoice route_table_ugal(const SimView& s, int rep, int r, const 
     if (r == p.dst_router) return eject_choice(s, p);
     return table_ugal_decide(s, rep, r, p, TableLiveSensor{});
   }
-  return route_table_valiant(s, rep, r, p);
+  return route_table_valiant(s, rep, r, p, false);
 }
 
 }  // namespace flitsim

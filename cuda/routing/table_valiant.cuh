@@ -37,20 +37,35 @@ FLITSIM_HD int table_valiant_draw(const SimView& s, int rep, int r, const Packet
   return s.rt_table[k];
 }
 
+// routing.valiant = "node" (BookSim2's flatfly Valiant): the router of a node drawn uniformly from
+// all N nodes, the source's and the destination's routers included; when it is one of them the
+// packet routes minimally (phase 1 from the start), and a phase-0 route that meets the
+// destination router ejects there. Both keep block 0 before block 1: still acyclic.
+FLITSIM_HD int table_node_router(const SimView& s, int rep, const PacketInfo& p, int salt) {
+  const int n = int(draw_below(route_draw(s, rep, p, salt), uint32_t(s.sz.N)));
+  return s.port_router[s.node_port[n]];
+}
+
 // Two phases of phase_classes each (also table UGAL-L and UGAL-G).
 inline VcClasses classes_table_valiant(const ClassInputs& in) { return {2 * in.min_classes, in.min_classes}; }
 
-FLITSIM_HD RouteChoice route_table_valiant(const SimView& s, int rep, int r, const PacketInfo& p) {
+// node_shortcut: whether "node" mode ejects a phase-0 packet that meets its destination router
+// (BookSim2's valiant_flatfly does, its ugal_flatfly does not).
+FLITSIM_HD RouteChoice route_table_valiant(const SimView& s, int rep, int r, const PacketInfo& p,
+                                           bool node_shortcut = true) {
   const int c = s.prm.phase_classes, hops = s.pk_hops[p.slot];
   int32_t st = s.pk_route[p.slot];
   if (st == 0) {  // at the source router: draw the intermediate
     if (r == p.dst_router) return eject_choice(s, p);
-    st = 1 + table_valiant_draw(s, rep, r, p, kSaltTableValiant);
+    const int x = s.prm.valiant_node ? table_node_router(s, rep, p, kSaltTableValiant)
+                                     : table_valiant_draw(s, rep, r, p, kSaltTableValiant);
+    st = x == r || x == p.dst_router ? -1 : 1 + x;  // -1: "node" drew an end router, minimal
     s.pk_route[p.slot] = st;
-    mark_nonminimal(s, p);
+    if (st > 0) mark_nonminimal(s, p);
   }
   if (st > 0) {  // phase 0
     const int target = st - 1;
+    if (node_shortcut && s.prm.valiant_node && r == p.dst_router) return eject_choice(s, p);  // BookSim2 Valiant
     if (r != target) return table_min_toward(s, rep, r, p, target, hops < c - 1 ? hops : c - 1, hops);
     st = -(1 + hops);  // reached the intermediate: phase 1
     s.pk_route[p.slot] = st;

@@ -44,6 +44,7 @@ struct UgalCandidate {
   int hops;  // router hops of its whole route (read by the "hops" cost rule only)
   int port;  // the output port it leaves this router on
   int aux;   // the routing's state for it (intermediate, target)
+  bool usable = true;  // false: not offered (routing.valiant = "node" drew the source's own router)
 };
 
 // Selection: the minimal candidate against routing.n_indirect indirect ones, `indirect(j)`
@@ -56,7 +57,7 @@ FLITSIM_HD BestChoice ugal_select(const SimView& s, const UgalCandidate& min, co
   if (!ugal_below_threshold(s, min.q))
     for (int j = 0; j < s.prm.n_indirect; ++j) {
       const UgalCandidate c = indirect(j);
-      best.offer(ugal_nonmin_cost(s, c.q, c.hops, min.hops), c.port, c.aux, true);
+      if (c.usable) best.offer(ugal_nonmin_cost(s, c.q, c.hops, min.hops), c.port, c.aux, true);
     }
   return best;
 }

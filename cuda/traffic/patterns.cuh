@@ -16,6 +16,16 @@ FLITSIM_HD int pat_uniform(int k, int N, uint32_t u) {
   return d >= k ? d + 1 : d;
 }
 
+// Uniform over all N ranks, the source included (BookSim2's uniform: RandomInt(N − 1)).
+FLITSIM_HD int pat_uniform_self(int N, uint32_t u) { return int(draw_below(u, uint32_t(N))); }
+
+// BookSim2's bad_dragon: a rank drawn uniformly from the next group, (g + 1) mod G, of
+// `group` consecutive ranks (a new draw per packet, not a fixed shift).
+FLITSIM_HD int pat_bad_dragon(int k, int N, int group, uint32_t u) {
+  const int next = int((long long)(k / group + 1) * group % N);
+  return next + int(draw_below(u, uint32_t(group)));
+}
+
 // Bit complement in index form, K − 1 − k (P0:L104); equals ~k & (N − 1) when N = 2^b.
 FLITSIM_HD int pat_bitcomp(int k, int N) { return N - 1 - k; }
 
@@ -96,6 +106,8 @@ FLITSIM_HD int pattern_rank(const SimView& s, int rep, int n, long long c, int k
     case PatternKind::Hotspot:
       return pat_hotspot(prm, k, N, tab + prm.tr_hot, u, draw32(s.rep_seed[rep], uint32_t(n), c, kRngDest, 1));
     case PatternKind::Urb: return pat_urb(k, tab + prm.tr_hx, s.rep_seed[rep], uint32_t(n), c);
+    case PatternKind::UniformSelf: return pat_uniform_self(N, u);
+    case PatternKind::BadDragon: return pat_bad_dragon(k, N, prm.pat_group, u);
   }
   return -1;  // unreachable: every kind has a case
 }

@@ -123,7 +123,8 @@ SCHEMA: dict[str, dict[str, Checker]] = {
                # buffering (host/router_buffering.cpp): cross-key rules are the engine's
                "architecture": _choice(("iq", "cioq")),
                **{k: _engine_int("router", k, 1)
-                  for k in ("speedup", "output_buffer", "buffer_bytes", "output_buffer_bytes")}},
+                  for k in ("speedup", "output_buffer", "buffer_bytes", "output_buffer_bytes")},
+               "injection_delay": _engine_int("router", "injection_delay", 0)},
     "routing": {k["name"]: _routing_checker(k) for k in _ROUTING_KEYS},
     "traffic": {
         "pattern": _choice(PATTERNS, "pattern"),
@@ -139,6 +140,7 @@ SCHEMA: dict[str, dict[str, Checker]] = {
         "burst_off": _float(1, 1e9),
         "packet_sizes": _int_list(1),
         "flit_bytes": _engine_int("traffic", "flit_bytes", 1),  # router buffers in bytes
+        "self": _bool,  # uniform may pick the source (BookSim2); host/traffic_choice.cpp
     },
     "sim": {
         "warmup": _engine_int("sim", "warmup", 0), "measure": _engine_int("sim", "measure", 1),
