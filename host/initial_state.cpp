@@ -4,7 +4,7 @@
 #include "routing_choice.hpp"
 #include "traffic_choice.hpp"
 
-#include "cuda/phases/switch_alloc.cuh"  // kMaxRadix
+#include "cuda/phases/vc_alloc.cuh"  // kMaxRadix
 #include "cuda/traffic/injection.cuh"     // burst_initial
 
 #include <algorithm>
@@ -86,6 +86,9 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
     sz.demand_P = sz.P;
   if (prm.snapshot_period > 0) sz.snap_P = sz.P;  // UGAL-G: the congestion snapshot (routing/snapshot.cuh)
   prm.sa_iterations = cfg.sa_iterations;
+  prm.va_iterations = cfg.va_iterations;
+  prm.sw_allocator = cfg.sw_allocator;
+  prm.vc_allocator = cfg.vc_allocator;
   prm.va_sa_separate = cfg.va_sa_separate;
   prm.vc_policy = cfg.vc_policy;
   prm.age_arbitration = cfg.age_arbitration;
