@@ -238,6 +238,16 @@ def test_alloc_iterations_sets_both_allocators_and_sa_iterations_only_the_switch
     assert run(alloc_iterations=2, sa_iterations=1) != base  # ... and only it, here
 
 
+def test_booksim_preset_uses_separable_input_first_allocators_and_keys_override_it():
+    def run(**router):
+        cfg = corpus.CASES["df-min"][0] | {"router": {"vcs": 3, "buffer": 4, "latency": 1, "preset": "booksim", **router}}
+        r = flitsim.run(cfg, backend="cpu", threads=1)
+        return (r.ejected_flits, r.latency_sum)
+    sif = "separable-input-first"
+    assert run() == run(sw_allocator=sif, vc_allocator=sif, alloc_iterations=1)
+    assert run() != run(sw_allocator="islip")  # the preset's switch allocator is not iSLIP
+
+
 @pytest.mark.parametrize("key", ["sw_allocator", "vc_allocator"])
 def test_bad_allocator_names_are_refused_with_the_choices_by_python_and_the_engine(key):
     cfg = {"topology": {"kind": "hyperx", "widths": [2], "terminals": 1}, "router": {key: "maximum"}}
