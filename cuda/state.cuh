@@ -104,6 +104,7 @@ struct SimParams {
   int32_t va_iterations = 1;  // iterations of the VC allocator (router.alloc_iterations)
   Allocator sw_allocator = Allocator::Islip;                // router.sw_allocator
   Allocator vc_allocator = Allocator::SeparableInputFirst;  // router.vc_allocator
+  bool speculative = false;  // router.speculative: heads still VC-allocating bid for the switch, below the others
   bool va_sa_separate = false;  // router.va_sa = "separate": a VC won in cycle t may request the switch from t + 1
   VcPolicy vc_policy = VcPolicy::Spread;  // router.vc_policy
   bool age_arbitration = false;  // router.arbitration = "age": oldest packet first (VA and SA grants)

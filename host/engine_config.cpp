@@ -30,6 +30,12 @@ static void parse_allocators(const Params& router, bool booksim, EngineConfig& c
   c.va_iterations = int32_t(engine_int(router, "alloc_iterations", 1));
   // router.sa_iterations, the older key, sets the switch allocator's iterations alone.
   c.sa_iterations = int32_t(engine_int(router, "sa_iterations", c.va_iterations));
+  // router.speculative (a boolean, passed as 0 or 1): heads bid for the switch in the cycle
+  // they allocate a VC. With "same-cycle" they already do (and never waste a grant).
+  c.speculative = router.get_int("speculative", 0) != 0;
+  if (c.speculative && !c.va_sa_separate)
+    router.fail("speculative", "needs router.va_sa = \"separate\" (with \"same-cycle\" a head already bids for "
+                               "the switch in the cycle it wins its output VC)");
 }
 
 // router.preset, va_sa, vc_policy, arbitration and flow_control: the router model's options (README "The

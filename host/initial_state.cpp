@@ -89,6 +89,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   prm.va_iterations = cfg.va_iterations;
   prm.sw_allocator = cfg.sw_allocator;
   prm.vc_allocator = cfg.vc_allocator;
+  prm.speculative = cfg.speculative;
   prm.va_sa_separate = cfg.va_sa_separate;
   prm.vc_policy = cfg.vc_policy;
   prm.age_arbitration = cfg.age_arbitration;

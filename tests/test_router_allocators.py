@@ -18,6 +18,7 @@ import pytest
 
 import corpus
 import flitsim
+from conftest import small_dragonfly
 from flitsim.runner import simulate_raw
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -173,7 +174,64 @@ def test_vc_wavefront_is_maximal_and_a_matching(harness):
                 assert (i, v) in {(a, b) for a, b, _, _ in got} or sum(q == p for _, _, q, _ in got) == vcs
 
 
+@pytest.mark.parametrize("alloc", ALLOCATORS)
+def test_non_speculative_requests_win_over_speculative_ones(alloc, harness):
+    # Input 0 is ready for output 1; input 1 won its output VC this cycle (speculative) and
+    # wants output 1 too: it never gets it, whatever the pointers; its bid for free output 2
+    # (input 2, also speculative) would: input 2 gets output 2 every cycle.
+    got = harness("sa", alloc, "0.0>1,1.0>1~,2.0>2~", radix=3, vcs=1, cycles=4, spec=1)
+    assert [sorted(sa_pairs(c)) for c in got] == [[(0, 1, 0), (2, 2, 0)]] * 4
+    # Without it (and with same-cycle allocation) all three are ordinary requests: inputs 0
+    # and 1 share output 1 (round-robin: in turn; the wavefront: by its rotating diagonal).
+    got = harness("sa", alloc, "0.0>1,1.0>1~,2.0>2~", radix=3, vcs=1, cycles=4)
+    winners = [i for c in got for i, o, _ in sa_pairs(c) if o == 1]
+    assert winners == ([1, 0, 1, 1] if alloc == "wavefront" else [0, 1, 0, 1])
+
+
+@pytest.mark.parametrize("alloc", ["islip", "separable-input-first", "separable-output-first"])
+def test_a_speculative_grant_to_a_head_that_lost_its_vc_is_wasted(alloc, harness):
+    # Input 1 lost its VC allocation, input 2 won it; both bid for output 1. A grant to
+    # input 1 sends nothing (the harness flags any send from a VC without an output VC) but
+    # moves the pointers, so the output alternates: idle, input 2, idle, input 2.
+    got = harness("sa", alloc, "1.0>1?,2.0>1~", radix=3, vcs=1, cycles=4, spec=1)
+    assert [sa_pairs(c) for c in got] == [[], [(2, 1, 0)], [], [(2, 1, 0)]]
+
+
 # Whole simulations ------------------------------------------------------------------------
+
+def two_routers(router, packet_size, load=1.0):
+    """Two routers, one node each, one VC: every packet takes the same path."""
+    return {"topology": {"kind": "hyperx", "widths": [2], "terminals": 1},
+            "router": {"vcs": 1, "buffer": 32, "latency": 1, **router}, "channels": {"latency": 1},
+            "routing": {"algorithm": "dor"}, "traffic": {"pattern": "uniform", "load": load, "packet_size": packet_size},
+            "sim": {"warmup": 500, "measure": 2000, "seed": 3}}
+
+
+@pytest.mark.parametrize("alloc", ALLOCATORS)
+def test_speculation_restores_the_vc_turnaround_and_the_cycle_separate_allocation_costs(alloc):
+    # With va_sa = "separate" one VC moves S flits every S + 1 cycles (test_router_model); a
+    # head that wins its VC bids for the switch in the same cycle when speculative, and with
+    # nothing else bidding it always gets it: a flit every cycle, and the zero-load latency of
+    # same-cycle allocation, (S−1) + 2·Lt + (H+1)·Lr + Σ Lc, exactly.
+    S = 3
+    keys = {"va_sa": "separate", "sw_allocator": alloc, "vc_allocator": alloc}
+    r = flitsim.run(two_routers({**keys, "speculative": True}, S), backend="cpu", threads=1)
+    assert r.ejected_flits / (2 * 2000) > 0.97
+    r = flitsim.run(two_routers(keys, S), backend="cpu", threads=1)
+    assert r.ejected_flits / (2 * 2000) == pytest.approx(S / (S + 1), abs=0.01)
+    Lt, Lr, Lc = 2, 1, 3
+    cfg = small_dragonfly(router={"latency": Lr, "speculative": True, **keys},
+                          channels={"terminal": Lt, "local": Lc, "global": Lc},
+                          traffic={"load": 0.0015, "packet_size": S}, sim={"warmup": 0, "measure": 4000})
+    r = flitsim.run(cfg, backend="cpu", threads=1)
+    assert r.packets_measured >= 100
+    assert r.latency_sum == r.packets_measured * ((S - 1) + 2 * Lt + Lr) + r.hops_sum * (Lr + Lc)
+
+
+def test_speculative_needs_separate_allocation():
+    with pytest.raises(ValueError, match=r'router.speculative: needs router.va_sa = "separate"'):
+        flitsim.run(two_routers({"speculative": True}, 1), backend="cpu")
+
 
 @pytest.mark.parametrize("alloc", ALLOCATORS)
 @pytest.mark.parametrize("name", sorted(corpus.CASES))
@@ -193,18 +251,19 @@ sys.path.insert(0, {here!r})
 import flitsim
 from conftest import small_dragonfly
 out = {{}}
-for sw, va, arb in {combos!r}:
+for sw, va, extra in {combos!r}:
     r = flitsim.run(small_dragonfly(router={{"vcs": 3, "sw_allocator": sw, "vc_allocator": va, "alloc_iterations": 2,
-                                             "arbitration": arb}}, traffic={{"load": 0.7, "packet_size": 2}}),
+                                             **extra}}, traffic={{"load": 0.7, "packet_size": 2}}),
                     backend="cpu", threads={threads})
-    out[sw + "/" + va + "/" + arb] = [r.ejected_flits, r.latency_sum, r.hops_sum, r.packets_measured]
+    out[sw + "/" + va + "/" + str(extra)] = [r.ejected_flits, r.latency_sum, r.hops_sum, r.packets_measured]
 print(json.dumps(out))
 """
 
 
-# Each allocator as both, with round-robin and age arbitration, and two mixed pairs.
-COMBOS = [(a, a, arb) for a in ALLOCATORS for arb in ("round-robin", "age")] + [
-    ("wavefront", "separable-output-first", "round-robin"), ("separable-input-first", "islip", "round-robin")]
+# Each allocator as both, with round-robin and age arbitration, and speculative, and two mixed pairs.
+SPECULATIVE = {"va_sa": "separate", "speculative": True}
+COMBOS = [(a, a, extra) for a in ALLOCATORS for extra in ({}, {"arbitration": "age"}, SPECULATIVE)] + [
+    ("wavefront", "separable-output-first", {}), ("separable-input-first", "islip", {})]
 
 
 def run_all(order=None, threads=1):
@@ -220,7 +279,7 @@ def run_all(order=None, threads=1):
 
 def test_allocators_are_bit_identical_across_threads_and_step_orders():
     base = run_all()
-    assert len({json.dumps(v) for v in base.values()}) >= 6  # the allocators change the results
+    assert len({json.dumps(v) for v in base.values()}) >= 10  # the allocators change the results
     assert run_all(threads=2) == base
     assert run_all(order="shuffled:1") == base
 

@@ -42,11 +42,13 @@ FLITSIM_HD void run_vc_allocation(const SimView& s, int rep, int r, long long t,
   }
 }
 
-// Returns the outputs matched and the inputs that send, over all iterations.
+// One switch allocation pass: router.alloc_iterations iterations (one sweep for a
+// wavefront), or with `spec` the speculative pass. Returns the outputs matched and the
+// inputs matched (a wasted speculative match included: traverse then finds nothing to send).
 template <class Ports>
-FLITSIM_HD PortSets run_switch_allocation(const SimView& s, int rep, int r, long long t, const Ports& ports) {
+FLITSIM_HD PortSets switch_pass(const SimView& s, int rep, int r, long long t, const Ports& ports, bool spec) {
   if (s.prm.sw_allocator == Allocator::Wavefront) {
-    const PortSets sa = ports.gather([&](int gp) { return step_sa_request(s, rep, r, gp, 0, t); });
+    const PortSets sa = ports.gather([&](int gp) { return step_sa_request(s, rep, r, gp, 0, t, spec); });
     if (!sa.outputs) return PortSets{0, 0};
     const int radix = s.port_offset[r + 1] - s.port_offset[r], first = int(t % radix);
     PortSets m{0, 0};
@@ -55,18 +57,34 @@ FLITSIM_HD PortSets run_switch_allocation(const SimView& s, int rep, int r, long
       const u64 taken = m.outputs;
       m = ports.gather([&](int gp) { return step_sa_wavefront_cell(s, rep, r, gp, k, taken); });
     }
-    ports.each_of(m.inputs, [&](int gp) { step_sa_wavefront_vc(s, rep, r, gp, t); });
+    ports.each_of(m.inputs, [&](int gp) { step_sa_wavefront_vc(s, rep, r, gp, t, spec); });
     ports.each_of(m.outputs, [&](int gp) { step_sa_wavefront_match(s, rep, r, gp, m.inputs); });
     return m;
   }
   PortSets sent{0, 0};
-  for (int it = 0; it < s.prm.sa_iterations; ++it) {
-    const PortSets sa = ports.gather([&](int gp) { return step_sa_request(s, rep, r, gp, it, t); });
+  // The speculative pass runs one iteration: a wasted grant idles its output for the cycle.
+  const int iterations = spec ? 1 : s.prm.sa_iterations;
+  for (int it = 0; it < iterations; ++it) {
+    const PortSets sa = ports.gather([&](int gp) { return step_sa_request(s, rep, r, gp, it, t, spec); });
     if (!sa.outputs) break;  // nothing left to match: later iterations would change nothing
-    ports.each_of(sa.outputs, [&](int gp) { step_sa_grant(s, rep, r, gp, sa.inputs, t); });
-    const PortSets won = ports.gather([&](int gp) { return step_sa_accept(s, rep, r, gp, it, sa.inputs, t); });
+    ports.each_of(sa.outputs, [&](int gp) { step_sa_grant(s, rep, r, gp, sa.inputs, t, spec); });
+    const PortSets won =
+        ports.gather([&](int gp) { return step_sa_accept(s, rep, r, gp, it, sa.inputs, t, spec); });
     ports.each_of(won.outputs, [&](int gp) { step_sa_update(s, rep, r, gp, it); });
     sent.outputs |= won.outputs, sent.inputs |= won.inputs;
+  }
+  return sent;
+}
+
+// Returns the outputs matched and the inputs that send, over all passes. With
+// router.speculative, heads still VC-allocating bid in a second pass for what the first left:
+// non-speculative requests always win over speculative ones.
+template <class Ports>
+FLITSIM_HD PortSets run_switch_allocation(const SimView& s, int rep, int r, long long t, const Ports& ports) {
+  PortSets sent = switch_pass(s, rep, r, t, ports, false);
+  if (s.prm.speculative) {
+    const PortSets more = switch_pass(s, rep, r, t, ports, true);
+    sent.outputs |= more.outputs, sent.inputs |= more.inputs;
   }
   return sent;
 }

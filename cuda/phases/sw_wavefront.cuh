@@ -30,19 +30,22 @@ FLITSIM_HD u64 step_sa_wavefront_cell(const SimView& s, int rep, int r, int gp, 
 }
 
 // A matched input picks its VC for the output (oldest packet, or nearest after its pointer).
-FLITSIM_HD void step_sa_wavefront_vc(const SimView& s, int rep, int r, int gp, long long t) {
+// A speculative match (spec) whose VC did not win its output VC is wasted: nothing is sent.
+FLITSIM_HD void step_sa_wavefront_vc(const SimView& s, int rep, int r, int gp, long long t, bool spec) {
   const int p0 = s.port_offset[r];
   const long long ip = s.pp(rep, gp);
-  const int v = pick_ready_vc(s, rep, gp, u64(1) << s.sa_accept[ip], p0, t);
-  s.sa_req_vc[ip] = v;
+  const int v = pick_ready_vc(s, rep, gp, u64(1) << s.sa_accept[ip], p0, t, spec);
+  s.sa_req_vc[ip] = spec && s.ivc_out_vc[s.pv(rep, gp, v)] < 0 ? -1 : v;
   s.in_rr[ip] = next_mod(v, s.sz.V);
 }
 
 // `inputs`: the matched inputs (local bits); the one matched to this output.
 FLITSIM_HD void step_sa_wavefront_match(const SimView& s, int rep, int r, int out, u64 inputs) {
   const int p0 = s.port_offset[r];
-  for (; inputs; inputs &= inputs - 1)
-    if (s.sa_accept[s.pp(rep, p0 + lowest_bit(inputs))] == out - p0) s.sa_match[s.pp(rep, out)] = lowest_bit(inputs);
+  for (; inputs; inputs &= inputs - 1) {
+    const long long ip = s.pp(rep, p0 + lowest_bit(inputs));
+    if (s.sa_accept[ip] == out - p0 && s.sa_req_vc[ip] >= 0) s.sa_match[s.pp(rep, out)] = lowest_bit(inputs);
+  }
 }
 
 }  // namespace flitsim

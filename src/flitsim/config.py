@@ -120,7 +120,7 @@ SCHEMA: dict[str, dict[str, Checker]] = {
                "arbitration": _choice(("round-robin", "age")),
                "flow_control": _choice(("wormhole", "vct")),
                # allocators (host/engine_config.cpp parse_allocators)
-               "sw_allocator": _choice(ALLOCATORS), "vc_allocator": _choice(ALLOCATORS)},
+               "sw_allocator": _choice(ALLOCATORS), "vc_allocator": _choice(ALLOCATORS), "speculative": _bool},
     "routing": {k["name"]: _routing_checker(k) for k in _ROUTING_KEYS},
     "traffic": {
         "pattern": _choice(PATTERNS, "pattern"),

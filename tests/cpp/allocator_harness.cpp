@@ -12,7 +12,9 @@
 //   and lets every input VC ask again.
 // Optional: iters=N (router.alloc_iterations), age=1 (router.arbitration = "age"; the packet
 // of VC (i, v) was created at cycle ages[i * vcs + v], given as ages=a,b,...), order=reversed
-// (every step runs its ports in reverse order: the result must not change), policy=by-hop.
+// (every step runs its ports in reverse order: the result must not change), policy=by-hop,
+// spec=1 (router.speculative with va_sa = "separate"; in mode=sa an item "i.v>o~" is a head
+// that won its output VC in this cycle, "i.v>o?" one that lost it: both bid speculatively).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -85,6 +87,7 @@ int main(int argc, char** argv) {
   s.prm.age_arbitration = num("age", 0) != 0;
   s.prm.vc_policy = arg["policy"] == "by-hop" ? VcPolicy::ByHop : VcPolicy::Spread;
   s.prm.sa_iterations = s.prm.va_iterations = num("iters", 1);
+  s.prm.speculative = s.prm.va_sa_separate = num("spec", 0) != 0;
   (va ? s.prm.vc_allocator : s.prm.sw_allocator) = allocator_named(arg["alloc"]);
 #define FLITSIM_POINT(type, name, count) s.name = name.data();
   FLITSIM_STATE_ARRAYS(FLITSIM_POINT)
@@ -105,6 +108,7 @@ int main(int argc, char** argv) {
     if (c == std::string::npos) break;
   }
   const std::string req = arg["req"];
+  std::vector<long long> won_now;  // speculative heads that win their output VC every cycle
   for (size_t p = 0, c; p < req.size(); p = c + 1) {  // "i.v>o" items
     c = req.find(',', p);
     if (c == std::string::npos) c = req.size();
@@ -115,7 +119,8 @@ int main(int argc, char** argv) {
     port_vc_mask[i] |= u64(1) << v;
     ivc_count[q] = 1;
     ivc_out_port[q] = o;
-    ivc_out_vc[q] = va ? -1 : 0;
+    ivc_out_vc[q] = va || item.back() == '?' ? -1 : 0;
+    if (item.back() == '~') won_now.push_back(q);
     ivc_vc_lo[q] = 0, ivc_vc_hi[q] = V;
     const int pid = i * V + v;
     ibuf[q * sz.B] = make_flit(pid, 0, true, false);
@@ -136,12 +141,14 @@ int main(int argc, char** argv) {
         if (ivc_out_port[q] >= 0) ivc_out_vc[q] = -1;
       std::fill(ovc_owner.begin(), ovc_owner.end(), -1);
     } else {
+      for (long long q : won_now) ivc_va_at[q] = t;
       const PortSets sent = run_switch_allocation(s, 0, 0, t, ports);
       for (int o = 0; o < radix; ++o) {
         const int i = sa_match[o];
         if (i < 0) continue;
         std::printf(" %d>%d/%d", i, o, sa_req_vc[i]);
-        if (!((sent.outputs >> o) & 1) || !((sent.inputs >> i) & 1)) std::printf("!");  // sets disagree
+        if (!((sent.outputs >> o) & 1) || !((sent.inputs >> i) & 1) || ivc_out_vc[s.pv(0, i, sa_req_vc[i])] < 0)
+          std::printf("!");  // the sets disagree, or a VC without an output VC would send
       }
       std::fill(sa_match.begin(), sa_match.end(), -1);
       std::fill(sa_req_vc.begin(), sa_req_vc.end(), -1);
