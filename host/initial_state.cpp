@@ -95,8 +95,9 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   prm.age_arbitration = cfg.age_arbitration;
   prm.vct = cfg.vct;
   if (t.max_radix() > kMaxRadix)
-    throw ConfigError("topology: a router has " + std::to_string(t.max_radix()) + " ports; the engine's switch "
-                      "allocator handles at most " + std::to_string(kMaxRadix));
+    throw ConfigError("topology.kind: this " + t.kind + " has routers of " + std::to_string(t.max_radix()) +
+                      " ports; the engine's allocators handle at most " + std::to_string(kMaxRadix) +
+                      " (choose smaller topology parameters)");
   if (sz.V < prm.vc_classes)
     throw ConfigError("router.vcs: routing \"" + cfg.algorithm + "\"" +
                       (std::string(routing.table) == "df_groups" ? (prm.valiant_any ? " (any)" : " (restricted)") : "") +

@@ -1,4 +1,6 @@
-// Phase 4, VC allocation (separable, input first), as three per-port steps. Each step writes
+// Phase 4, VC allocation: router.vc_allocator = "separable-input-first" (the default) as three
+// per-port steps, and the helpers every VC allocator shares (the others are in
+// vc_alloc_matching.cuh; phases/allocation.cuh runs them). Each step writes
 // only the state of the port it runs for and reads only what earlier steps or cycles wrote,
 // so the ports of a router may run a step in any order or in parallel (cycle.cuh).
 //   request (per input port): each routed input VC without an output VC picks a free output
@@ -9,7 +11,7 @@
 //     whose packet is oldest), and records the winner as its owner;
 //   accept (per input port): a requester that finds itself the owner keeps the VC (and notes
 //     the cycle in ivc_va_at, which router.va_sa = "separate" reads), the others request again
-//     next cycle.
+//     in the next iteration (router.alloc_iterations) or cycle.
 #pragma once
 #include "../rng.cuh"
 #include "../state.cuh"
