@@ -16,21 +16,14 @@
 // output's demand, which heads of later ports see in the same cycle; the route step then runs
 // the router's ports in port order on one thread.
 #pragma once
+#include "phases/allocation.cuh"
 #include "phases/inject.cuh"
 #include "phases/output_queue.cuh"
 #include "phases/receive.cuh"
 #include "phases/route.cuh"
-#include "phases/switch_alloc.cuh"
 #include "phases/traverse.cuh"
-#include "phases/vc_alloc.cuh"
 
 namespace flitsim {
-
-// Sets of a router's ports as bits of their local index.
-struct PortSets {
-  u64 outputs;  // OR of the masks the ports returned
-  u64 inputs;   // ports that returned a non-empty mask
-};
 
 // True when no input VC of router r holds a flit after receive and inject: route, the
 // allocators and traverse would then do nothing, so executors skip them (idle skipping).
@@ -56,26 +49,11 @@ FLITSIM_HD void router_cycle_steps(const SimView& s, int rep, int r, long long t
       ports.once([&] { step_route_in_port_order(s, rep, r, t); });
     else
       ports.each([&](int gp) { step_route(s, rep, r, gp, t); });
-    // Allocation steps run only for the ports that take part: `gather` reduces the masks the
-    // request steps return into the outputs requested and the inputs requesting (a reduction
-    // every thread of the router sees), and later steps run for those ports only.
-    const PortSets va = ports.gather([&](int gp) { return step_va_request(s, rep, r, gp); });
-    if (va.outputs) {
-      ports.each_of(va.outputs, [&](int gp) { step_va_grant(s, rep, r, gp, va.inputs); });
-      ports.each_of(va.inputs, [&](int gp) { step_va_accept(s, rep, gp, t); });
-    }
+    run_vc_allocation(s, rep, r, t, ports);  // phases/allocation.cuh
     // router.speedup: with "cioq" the switch runs that many allocation-and-traversal passes per
     // cycle, so up to `speedup` flits leave each input and enter each output queue (one per pass).
     for (int pass = 0; pass < s.prm.speedup; ++pass) {
-      PortSets sent{0, 0};  // outputs matched and inputs that send, over all iterations
-      for (int it = 0; it < s.prm.sa_iterations; ++it) {
-        const PortSets sa = ports.gather([&](int gp) { return step_sa_request(s, rep, r, gp, it, t); });
-        if (!sa.outputs) break;  // nothing left to match: later iterations would change nothing
-        ports.each_of(sa.outputs, [&](int gp) { step_sa_grant(s, rep, r, gp, sa.inputs, t); });
-        const PortSets won = ports.gather([&](int gp) { return step_sa_accept(s, rep, r, gp, it, sa.inputs, t); });
-        ports.each_of(won.outputs, [&](int gp) { step_sa_update(s, rep, r, gp, it); });
-        sent.outputs |= won.outputs, sent.inputs |= won.inputs;
-      }
+      const PortSets sent = run_switch_allocation(s, rep, r, t, ports);  // outputs matched, inputs that send
       if (!sent.outputs) break;  // no flit moved: a further pass would find the same state
       ports.each_of(sent.outputs, [&](int gp) { step_traverse_out(s, rep, r, gp, t); });
       ports.each_of(sent.inputs, [&](int gp) { step_traverse_in(s, rep, gp, t); });

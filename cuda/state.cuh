@@ -38,6 +38,8 @@ enum class UgalCost : int32_t { Queue = 0, Hops = 1, BookSim = 2 };
 // router.vc_policy: which output VC of the routing's allowed range a head asks for
 // (phases/vc_alloc.cuh) and which VC a new packet takes at injection (phases/inject.cuh).
 enum class VcPolicy : int32_t { Spread = 0, ByHop = 1, Random = 2 };
+// router.sw_allocator and router.vc_allocator (phases/allocation.cuh; Dally & Towles ch. 19).
+enum class Allocator : int32_t { Islip = 0, SeparableInputFirst = 1, SeparableOutputFirst = 2, Wavefront = 3 };
 
 // Per-replica integer sums the phase functions accumulate (rep_sums[rep * kRepSums + i]).
 // X(enumerator, Result field, what): each is reported as a Result field of that name (the
@@ -103,7 +105,11 @@ struct SimParams {
   RoutingKind routing = RoutingKind::DragonflyMin;
   Selection selection = Selection::Oblivious;
   int32_t vc_classes = 1;     // deadlock-avoidance classes the routing uses
-  int32_t sa_iterations = 1;  // iSLIP iterations of the switch allocator
+  int32_t sa_iterations = 1;  // iterations of the switch allocator (router.alloc_iterations / sa_iterations)
+  int32_t va_iterations = 1;  // iterations of the VC allocator (router.alloc_iterations)
+  Allocator sw_allocator = Allocator::Islip;                // router.sw_allocator
+  Allocator vc_allocator = Allocator::SeparableInputFirst;  // router.vc_allocator
+  bool speculative = false;  // router.speculative: heads still VC-allocating bid for the switch, below the others
   bool va_sa_separate = false;  // router.va_sa = "separate": a VC won in cycle t may request the switch from t + 1
   VcPolicy vc_policy = VcPolicy::Spread;  // router.vc_policy
   bool age_arbitration = false;  // router.arbitration = "age": oldest packet first (VA and SA grants)

@@ -11,6 +11,34 @@
 
 namespace flitsim {
 
+// router.sw_allocator, vc_allocator, alloc_iterations and sa_iterations (README "The model",
+// docs/configuration.md). `booksim`: router.preset = "booksim" (BookSim2's iq defaults:
+// separable input-first allocators, one iteration).
+static void parse_allocators(const Params& router, bool booksim, EngineConfig& c) {
+  static const char* const kNames[] = {"islip", "separable-input-first", "separable-output-first", "wavefront"};
+  const std::string allowed = "must be one of \"islip\", \"separable-input-first\", "
+                              "\"separable-output-first\", \"wavefront\", got \"";
+  auto choice = [&](const char* key, Allocator def) {
+    const std::string v = router.get_str(key, kNames[int(def)]);
+    for (int i = 0; i < 4; ++i)
+      if (v == kNames[i]) return Allocator(i);
+    router.fail(key, allowed + v + "\"");
+    return def;
+  };
+  const Allocator separable = Allocator::SeparableInputFirst;
+  c.sw_allocator = choice("sw_allocator", booksim ? separable : Allocator::Islip);
+  c.vc_allocator = choice("vc_allocator", separable);
+  c.va_iterations = int32_t(engine_int(router, "alloc_iterations", 1));
+  // router.sa_iterations, the older key, sets the switch allocator's iterations alone.
+  c.sa_iterations = int32_t(engine_int(router, "sa_iterations", c.va_iterations));
+  // router.speculative (a boolean, passed as 0 or 1): heads bid for the switch in the cycle
+  // they allocate a VC. With "same-cycle" they already do (and never waste a grant).
+  c.speculative = router.get_int("speculative", 0) != 0;
+  if (c.speculative && !c.va_sa_separate)
+    router.fail("speculative", "needs router.va_sa = \"separate\" (with \"same-cycle\" a head already bids for "
+                               "the switch in the cycle it wins its output VC)");
+}
+
 // router.preset, va_sa, vc_policy, arbitration and flow_control: the router model's options (README "The
 // model", docs/configuration.md). A preset only changes defaults; keys given explicitly win.
 static void parse_router_model(const Params& router, EngineConfig& c) {
@@ -35,6 +63,7 @@ static void parse_router_model(const Params& router, EngineConfig& c) {
   if (fc != "wormhole" && fc != "vct")
     router.fail("flow_control", "must be \"wormhole\" or \"vct\", got \"" + fc + "\"");
   c.vct = fc == "vct";
+  parse_allocators(router, booksim, c);
   // BookSim2's injection channel takes one cycle more than its latency (docs/validation.md).
   c.injection_delay = int32_t(engine_int(router, "injection_delay", booksim ? 1 : 0));
 }
@@ -47,7 +76,6 @@ EngineConfig parse_engine_config(const Params& router_given, const Params& chann
   c.vcs = int32_t(engine_int(router, "vcs", c.vcs));
   c.buffer = int32_t(engine_int(router, "buffer", c.buffer));
   c.router_latency = int32_t(engine_int(router, "latency", c.router_latency));
-  c.sa_iterations = int32_t(engine_int(router, "sa_iterations", c.sa_iterations));
   parse_router_model(router, c);
   parse_router_buffering(router, traffic, c);
   c.channels = channels;

@@ -26,6 +26,10 @@ struct EngineConfig {
   bool cioq = false;
   int32_t speedup = 1, output_buffer = 0;
   int32_t injection_delay = 0;     // router.injection_delay: extra cycles on the node -> router channel
+  // Allocators (parse_allocators): router.sw_allocator, vc_allocator, alloc_iterations.
+  Allocator sw_allocator = Allocator::Islip, vc_allocator = Allocator::SeparableInputFirst;
+  int32_t va_iterations = 1;       // router.alloc_iterations (sa_iterations: the switch's alone)
+  bool speculative = false;        // router.speculative
   Params channels{"channels"};
   // [routing]: filled by parse_engine_config from the key table (routing_keys.cpp), which
   // holds the defaults and bounds; -1 / "" = unset, the engine picks per algorithm/topology.

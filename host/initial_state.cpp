@@ -4,7 +4,7 @@
 #include "routing_choice.hpp"
 #include "traffic_choice.hpp"
 
-#include "cuda/phases/switch_alloc.cuh"  // kMaxRadix
+#include "cuda/phases/vc_alloc.cuh"  // kMaxRadix
 #include "cuda/traffic/injection.cuh"     // burst_initial
 
 #include <algorithm>
@@ -86,6 +86,10 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
     sz.demand_P = sz.P;
   if (prm.snapshot_period > 0) sz.snap_P = sz.P;  // UGAL-G: the congestion snapshot (routing/snapshot.cuh)
   prm.sa_iterations = cfg.sa_iterations;
+  prm.va_iterations = cfg.va_iterations;
+  prm.sw_allocator = cfg.sw_allocator;
+  prm.vc_allocator = cfg.vc_allocator;
+  prm.speculative = cfg.speculative;
   prm.va_sa_separate = cfg.va_sa_separate;
   prm.vc_policy = cfg.vc_policy;
   prm.age_arbitration = cfg.age_arbitration;
@@ -97,8 +101,9 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
     throw ConfigError("router.output_buffer: ports x router.output_buffer = " + std::to_string(int64_t(sz.P) * sz.O) +
                       " flit slots per replica; must stay below 2^31");
   if (t.max_radix() > kMaxRadix)
-    throw ConfigError("topology: a router has " + std::to_string(t.max_radix()) + " ports; the engine's switch "
-                      "allocator handles at most " + std::to_string(kMaxRadix));
+    throw ConfigError("topology.kind: this " + t.kind + " has routers of " + std::to_string(t.max_radix()) +
+                      " ports; the engine's allocators handle at most " + std::to_string(kMaxRadix) +
+                      " (choose smaller topology parameters)");
   if (sz.V < prm.vc_classes)
     throw ConfigError("router.vcs: routing \"" + cfg.algorithm + "\"" +
                       (std::string(routing.table) == "df_groups" ? (prm.valiant_any ? " (any)" : " (restricted)") : "") +

@@ -25,7 +25,7 @@ def test_empty_config_gets_every_default():
         for key, value in keys.items():
             assert cfg[section][key] == value, f"{section}.{key}"
     assert cfg["topology"] == {"kind": "dragonfly", "p": 4, "a": 8, "h": 4}
-    assert cfg["router"] == {"vcs": 4, "buffer": 32, "latency": 2, "sa_iterations": 1}
+    assert cfg["router"] == {"vcs": 4, "buffer": 32, "latency": 2, "alloc_iterations": 1}
     assert cfg["channels"] == {"latency": 1}
     assert cfg["traffic"]["load"] == 0.1 and cfg["traffic"]["pattern"] == "uniform"
     assert cfg["sim"] == {"warmup": 1000, "measure": 2000, "seed": 1, "drain_limit": 50000,

@@ -1,26 +1,35 @@
-// Phase 5, switch allocation: iSLIP-style request-grant-accept (McKeown), as BookSim2's
-// default `islip` allocator, cut into per-port steps (cycle.cuh runs them in order, each over
-// all ports of a router, once per iteration):
-//   request (per input): an unmatched input requests every unmatched output that one of its
-//     VCs could use now (a flit, an output VC and a downstream credit);
-//   grant (per output): the output grants the requesting input nearest after its pointer;
-//   accept (per input): the input accepts the granting output nearest after its accept pointer
-//     and sends from its VC for that output nearest after its VC pointer;
-//   (router.arbitration = "age" replaces the pointers of grant and accept by the age of the
-//   packets: the oldest wins, ties to the lowest index; the pointers still move);
-//   update (per output): an output whose grant was accepted is matched.
-// Pointers move only on grants accepted in the first iteration, which desynchronises them
-// under load; `router.sa_iterations` further iterations match what is left. Ejection ports
-// need no credit: sinks always accept. Ports are local indices 0..radix−1 (radix <=
-// kMaxRadix, checked at set-up) so requests fit in 64-bit masks. Each step writes only its own
-// port's entries; sa_match is reset by traverse, after its last use in the cycle.
+// Phase 5, switch allocation, cut into per-port steps that phases/allocation.cuh runs in order,
+// each over the ports of a router, once per iteration (router.alloc_iterations). The request
+// matrix has an input port's row set for every output one of its VCs could use now (a flit, an
+// output VC and a downstream credit); router.sw_allocator picks how it is matched (Dally &
+// Towles ch. 19):
+//   islip (default, BookSim2's `islip`; McKeown):
+//     request (per input): an unmatched input requests every unmatched output it can use;
+//     grant (per output): the output grants the requesting input nearest after its pointer;
+//     accept (per input): the input accepts the granting output nearest after its accept
+//       pointer and sends from its VC for that output nearest after its VC pointer;
+//     update (per output): an output whose grant was accepted is matched.
+//     Pointers move only on grants accepted in the first iteration, which desynchronises them
+//     under load; further iterations match what is left.
+//   separable-input-first (the v:1-then-P:1 allocator of D&T Fig. 19.8): request: each
+//     unmatched input's VC arbiter picks one of its ready VCs (nearest after its VC pointer)
+//     and requests only that VC's output; grant as islip; accept: the input is matched if
+//     its output granted it.
+//   separable-output-first: request and grant as islip; accept: the input's VC arbiter picks,
+//     among its ready VCs whose output granted it, the one nearest after its VC pointer.
+//   In both separable allocators every pointer moves only past a winner whose match succeeded
+//     (in every iteration), as BookSim2's separable allocators do.
+//   wavefront: see sw_wavefront.cuh.
+// router.arbitration = "age" replaces the pointers of every arbiter by the age of the packets:
+// the oldest wins, ties to the lowest index (the pointers still move). Ejection ports need no
+// credit: sinks always accept. Ports are local indices 0..radix−1 (radix <= kMaxRadix, checked
+// at set-up) so requests fit in 64-bit masks. Each step writes only its own port's entries;
+// sa_match is reset by traverse, after its last use in the cycle.
 #pragma once
 #include "output_queue.cuh"
 #include "vc_alloc.cuh"
 
 namespace flitsim {
-
-constexpr int kMaxRadix = 64;
 
 FLITSIM_HD bool has_downstream_credit(const SimView& s, int rep, int out, int ov) {
   return s.peer_port[out] < 0 || s.ovc_credits[s.pv(rep, out, ov)] > 0;
@@ -35,9 +44,17 @@ FLITSIM_HD int rr_pick(u64 mask, int ptr) {
 // Output port (local index) VC v of input gp can use in cycle t, or −1. With router.va_sa =
 // "separate" a VC that won its output VC in cycle t waits for cycle t + 1 (VC and switch
 // allocation in separate pipeline stages, as BookSim2's iq router).
-FLITSIM_HD int ready_output(const SimView& s, int rep, int gp, int v, int p0, long long t) {
+// `spec` (router.speculative, with va_sa = "separate"): instead, the output VC v bids for
+// speculatively: v is a routed head still VC-allocating in cycle t (it lost or won its output VC
+// in this cycle); one that won needs a downstream credit, one that lost cannot know.
+FLITSIM_HD int ready_output(const SimView& s, int rep, int gp, int v, int p0, long long t, bool spec = false) {
   const long long q = s.pv(rep, gp, v);
   const int ov = s.ivc_out_vc[q];
+  if (spec) {
+    const int out = s.ivc_out_port[q];
+    if (out < 0 || (ov >= 0 && (s.ivc_va_at[q] != t || !has_downstream_credit(s, rep, out, ov)))) return -1;
+    return out - p0;
+  }
   if (ov < 0 || !has_downstream_credit(s, rep, s.ivc_out_port[q], ov)) return -1;
   if (s.prm.va_sa_separate && s.ivc_va_at[q] == t) return -1;
   if (s.prm.cioq && !output_queue_has_room(s, rep, s.ivc_out_port[q])) return -1;  // output_queue.cuh
@@ -46,34 +63,60 @@ FLITSIM_HD int ready_output(const SimView& s, int rep, int gp, int v, int p0, lo
 
 // With router.arbitration = "age": input gp's VC ready for output o (local) whose packet is
 // oldest (ties: the lowest VC), or −1, and that packet's creation cycle in *age.
-FLITSIM_HD int oldest_ready_vc(const SimView& s, int rep, int gp, int o, int p0, long long t, long long* age) {
+FLITSIM_HD int oldest_ready_vc(const SimView& s, int rep, int gp, int o, int p0, long long t, long long* age,
+                               bool spec = false) {
   int best = -1;
   for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {
     const int v = lowest_bit(m);
-    if (ready_output(s, rep, gp, v, p0, t) != o) continue;
+    if (ready_output(s, rep, gp, v, p0, t, spec) != o) continue;
     const long long a = front_created(s, rep, s.pv(rep, gp, v));
     if (best < 0 || a < *age) best = v, *age = a;
   }
   return best;
 }
 
+// The VC of input gp the arbiter of a VC stage picks among the ready VCs whose output is in
+// `outputs` (local bits): the oldest packet with router.arbitration = "age" (ties: the lowest
+// VC), else the one nearest after the input's VC pointer; −1 if none.
+FLITSIM_HD int pick_ready_vc(const SimView& s, int rep, int gp, u64 outputs, int p0, long long t, bool spec = false) {
+  u64 vcs = 0;
+  int oldest = -1;
+  long long oldest_age = 0;
+  for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {
+    const int v = lowest_bit(m), o = ready_output(s, rep, gp, v, p0, t, spec);
+    if (o < 0 || !((outputs >> o) & 1)) continue;
+    vcs |= u64(1) << v;
+    if (s.prm.age_arbitration) {
+      const long long a = front_created(s, rep, s.pv(rep, gp, v));
+      if (oldest < 0 || a < oldest_age) oldest = v, oldest_age = a;
+    }
+  }
+  if (!vcs) return -1;
+  return s.prm.age_arbitration ? oldest : rr_pick(vcs, s.in_rr[s.pp(rep, gp)]);
+}
+
 // Returns the outputs (local bits) this input requests, for the executor's skip masks.
-FLITSIM_HD u64 step_sa_request(const SimView& s, int rep, int r, int gp, int it, long long t) {
+// `spec`: the speculative pass (router.speculative), after the others, for what they left.
+FLITSIM_HD u64 step_sa_request(const SimView& s, int rep, int r, int gp, int it, long long t, bool spec = false) {
   const int p0 = s.port_offset[r];
   const long long ip = s.pp(rep, gp);
   if (it == 0) s.sa_accept[ip] = -1;
   u64 wanted = 0;
   if (s.sa_req_vc[ip] < 0)
     for (u64 m = s.port_vc_mask[ip]; m; m &= m - 1) {
-      const int o = ready_output(s, rep, gp, lowest_bit(m), p0, t);
+      const int o = ready_output(s, rep, gp, lowest_bit(m), p0, t, spec);
       if (o >= 0 && s.sa_match[s.pp(rep, p0 + o)] < 0) wanted |= u64(1) << o;
     }
+  if (wanted && s.prm.sw_allocator == Allocator::SeparableInputFirst) {  // one VC, one output
+    const int v = pick_ready_vc(s, rep, gp, wanted, p0, t, spec);
+    wanted = u64(1) << ready_output(s, rep, gp, v, p0, t, spec);
+  }
   s.sa_request[ip] = wanted;
   return wanted;
 }
 
 // `inputs`: the router's input ports (local bits) requesting some output this iteration.
-FLITSIM_HD void step_sa_grant(const SimView& s, int rep, int r, int out, u64 inputs, long long t) {
+FLITSIM_HD void step_sa_grant(const SimView& s, int rep, int r, int out, u64 inputs, long long t, bool spec = false) {
   const int p0 = s.port_offset[r];
   const u64 me_bit = u64(1) << (out - p0);
   u64 requests = 0;  // inputs requesting this output
@@ -85,7 +128,7 @@ FLITSIM_HD void step_sa_grant(const SimView& s, int rep, int r, int out, u64 inp
     long long best_age = 0;
     for (u64 m = requests; m; m &= m - 1) {
       long long a = 0;
-      oldest_ready_vc(s, rep, p0 + lowest_bit(m), out - p0, p0, t, &a);
+      oldest_ready_vc(s, rep, p0 + lowest_bit(m), out - p0, p0, t, &a, spec);
       if (best < 0 || a < best_age) best = lowest_bit(m), best_age = a;
     }
     s.sa_grant[op] = best;
@@ -95,7 +138,8 @@ FLITSIM_HD void step_sa_grant(const SimView& s, int rep, int r, int out, u64 inp
 }
 
 // Returns the output accepted (a local bit), or 0.
-FLITSIM_HD u64 step_sa_accept(const SimView& s, int rep, int r, int gp, int it, u64 inputs, long long t) {
+FLITSIM_HD u64 step_sa_accept(const SimView& s, int rep, int r, int gp, int it, u64 inputs, long long t,
+                              bool spec = false) {
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, me = gp - p0;
   const long long ip = s.pp(rep, gp);
   if (!((inputs >> me) & 1)) return 0;  // granted only what it requested
@@ -104,12 +148,17 @@ FLITSIM_HD u64 step_sa_accept(const SimView& s, int rep, int r, int gp, int it, 
     if (s.sa_grant[s.pp(rep, p0 + lowest_bit(m))] == me) grants |= u64(1) << lowest_bit(m);
   if (!grants) return 0;
   int o, v;
-  if (s.prm.age_arbitration) {  // the granting output whose VC holds the oldest packet
+  if (s.prm.sw_allocator != Allocator::Islip) {
+    // Separable: input-first requested one VC's output; output-first's VC arbiter picks
+    // among the VCs whose output granted.
+    v = pick_ready_vc(s, rep, gp, grants, p0, t, spec);
+    o = ready_output(s, rep, gp, v, p0, t, spec);
+  } else if (s.prm.age_arbitration) {  // the granting output whose VC holds the oldest packet
     long long best_age = 0;
     o = v = -1;
     for (u64 m = grants; m; m &= m - 1) {
       long long a = 0;
-      const int w = oldest_ready_vc(s, rep, gp, lowest_bit(m), p0, t, &a);
+      const int w = oldest_ready_vc(s, rep, gp, lowest_bit(m), p0, t, &a, spec);
       if (o < 0 || a < best_age) o = lowest_bit(m), v = w, best_age = a;
     }
   } else {
@@ -117,13 +166,16 @@ FLITSIM_HD u64 step_sa_accept(const SimView& s, int rep, int r, int gp, int it, 
     // The input's VC for output o nearest after its VC pointer.
     u64 for_o = 0;
     for (u64 m = s.port_vc_mask[ip]; m; m &= m - 1)
-      if (ready_output(s, rep, gp, lowest_bit(m), p0, t) == o) for_o |= u64(1) << lowest_bit(m);
+      if (ready_output(s, rep, gp, lowest_bit(m), p0, t, spec) == o) for_o |= u64(1) << lowest_bit(m);
     v = rr_pick(for_o, s.in_rr[ip]);
   }
-  s.sa_req_vc[ip] = v;
+  // A speculative grant whose VC lost its VC allocation is wasted (nothing is sent, the
+  // output idles this cycle) but counts as a match for the pointers, so that the next bid
+  // goes to another requester.
+  s.sa_req_vc[ip] = spec && s.ivc_out_vc[s.pv(rep, gp, v)] < 0 ? -1 : v;
   s.sa_accept[ip] = o;
   s.in_rr[ip] = next_mod(v, s.sz.V);
-  if (it == 0) s.acc_rr[ip] = next_mod(o, radix);
+  if (it == 0 && s.prm.sw_allocator == Allocator::Islip) s.acc_rr[ip] = next_mod(o, radix);
   return u64(1) << o;
 }
 
@@ -132,8 +184,8 @@ FLITSIM_HD void step_sa_update(const SimView& s, int rep, int r, int out, int it
   const long long op = s.pp(rep, out);
   const int i = s.sa_grant[op];
   if (i < 0 || s.sa_accept[s.pp(rep, p0 + i)] != out - p0) return;
-  s.sa_match[op] = i;
-  if (it == 0) s.out_rr[op] = next_mod(i, radix);
+  if (s.sa_req_vc[s.pp(rep, p0 + i)] >= 0) s.sa_match[op] = i;  // else a wasted speculative grant
+  if (it == 0 || s.prm.sw_allocator != Allocator::Islip) s.out_rr[op] = next_mod(i, radix);
 }
 
 }  // namespace flitsim

@@ -1,4 +1,6 @@
-// Phase 4, VC allocation (separable, input first), as three per-port steps. Each step writes
+// Phase 4, VC allocation: router.vc_allocator = "separable-input-first" (the default) as three
+// per-port steps, and the helpers every VC allocator shares (the others are in
+// vc_alloc_matching.cuh; phases/allocation.cuh runs them). Each step writes
 // only the state of the port it runs for and reads only what earlier steps or cycles wrote,
 // so the ports of a router may run a step in any order or in parallel (cycle.cuh).
 //   request (per input port): each routed input VC without an output VC picks a free output
@@ -9,7 +11,7 @@
 //     whose packet is oldest), and records the winner as its owner;
 //   accept (per input port): a requester that finds itself the owner keeps the VC (and notes
 //     the cycle in ivc_va_at, which router.va_sa = "separate" reads), the others request again
-//     next cycle.
+//     in the next iteration (router.alloc_iterations) or cycle.
 #pragma once
 #include "../rng.cuh"
 #include "../state.cuh"
@@ -18,6 +20,7 @@ namespace flitsim {
 
 constexpr int kRequesting = -2;  // ivc_out_vc values <= kRequesting encode a pending request
 constexpr int kMaxVcs = 64;      // VCs per port fit the 64-bit occupancy masks (checked at set-up)
+constexpr int kMaxRadix = 64;    // ports per router fit the allocators' 64-bit masks (checked at set-up)
 
 // Distance from round-robin pointer `rr` to index i among n entries.
 FLITSIM_HD int rr_distance(int i, int rr, int n) { return i >= rr ? i - rr : i - rr + n; }
@@ -28,41 +31,71 @@ FLITSIM_HD long long front_created(const SimView& s, int rep, long long q) {
   return s.pk_create[s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc_head[q]]))];
 }
 
-// The free output VC of [lo, hi) on port `out` that input VC q asks for, or −1 (router.vc_policy):
-//   spread: the one with the most credits (ties: the lowest), spreading packets over the range;
-//   by-hop: only the range's first VC, so each hop type of a routing uses exactly one VC (as
-//     BookSim2's dragonfly routings do); unrestricted hops: the last class's first VC (below);
-//   random: the first free one from a start drawn per packet and hop (the same on every retry).
-FLITSIM_HD int pick_output_vc(const SimView& s, int rep, long long q, int out) {
+// Packet id slot of the front flit of input VC q.
+FLITSIM_HD long long front_packet(const SimView& s, int rep, long long q) {
+  return s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc_head[q]]));
+}
+
+// The one output VC router.vc_policy = "by-hop" allows input VC q: the range's first VC, so
+// each hop type of a routing uses exactly one VC (as BookSim2's dragonfly routings do). A hop
+// the routing leaves unrestricted (all V VCs: ejection, the dragonfly's minimal global hop)
+// goes on the last class's first VC, where BookSim2's dragonfly puts them; only ejection or
+// last-class hops follow such a hop, so no channel dependency cycle appears.
+FLITSIM_HD int by_hop_vc(const SimView& s, long long q) {
   const int lo = s.ivc_vc_lo[q], hi = s.ivc_vc_hi[q];
-  const long long k = s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc_head[q]]));
-  // Free, and with router.flow_control = "vct" room downstream for the whole packet (sinks
-  // always have room), so that a packet that starts never waits for credits mid-way.
-  const int room = s.prm.vct && s.peer_port[out] >= 0 ? s.pk_size[k] : 0;
-  auto usable = [&](int w) {
-    const long long o = s.pv(rep, out, w);
-    return s.ovc_owner[o] < 0 && s.ovc_credits[o] >= room;
-  };
-  if (s.prm.vc_policy == VcPolicy::ByHop) {
-    // A hop the routing leaves unrestricted (all V VCs: ejection, the dragonfly's minimal
-    // global hop) goes on the last class's first VC, where BookSim2's dragonfly puts them; only
-    // ejection or last-class hops follow such a hop, so no channel dependency cycle appears.
-    const int w = lo == 0 && hi == s.sz.V ? s.class_vc_lo(s.prm.vc_classes - 1) : lo;
-    return usable(w) ? w : -1;
-  }
+  return lo == 0 && hi == s.sz.V ? s.class_vc_lo(s.prm.vc_classes - 1) : lo;
+}
+
+// True when input VC q (whose route leads to port `out`) requests output VC w: w is free,
+// with router.flow_control = "vct" has room downstream for the whole packet (sinks always
+// have room, so a packet that starts never waits for credits mid-way), and lies in the range
+// the routing allows (by-hop: is that range's one VC). Depends only on w's own state, so an
+// output step may change other VCs' owners while it asks.
+FLITSIM_HD bool requests_vc(const SimView& s, int rep, long long q, int out, int w) {
+  if (s.prm.vc_policy == VcPolicy::ByHop ? w != by_hop_vc(s, q) : w < s.ivc_vc_lo[q] || w >= s.ivc_vc_hi[q])
+    return false;
+  const long long o = s.pv(rep, out, w);
+  const int room = s.prm.vct && s.peer_port[out] >= 0 ? s.pk_size[front_packet(s, rep, q)] : 0;
+  return s.ovc_owner[o] < 0 && s.ovc_credits[o] >= room;
+}
+
+// The output VCs (bits) input VC q requests on port `out`.
+FLITSIM_HD u64 requested_vcs(const SimView& s, int rep, long long q, int out) {
+  u64 m = 0;
+  for (int w = 0; w < s.sz.V; ++w)
+    if (requests_vc(s, rep, q, out, w)) m |= u64(1) << w;
+  return m;
+}
+
+// Input VC q's preferred VC among `vcs` (bits of output VCs on port `out`), or −1: the input
+// stage of every VC allocator (router.vc_policy):
+//   spread: the one with the most credits (ties: the lowest), spreading packets over the range;
+//   by-hop: the range's one VC (by_hop_vc);
+//   random: the first from a start drawn per packet and hop (the same on every retry).
+FLITSIM_HD int prefer_vc(const SimView& s, int rep, long long q, int out, u64 vcs) {
+  if (!vcs) return -1;
+  if (s.prm.vc_policy == VcPolicy::ByHop) return lowest_bit(vcs);
+  const int lo = s.ivc_vc_lo[q], hi = s.ivc_vc_hi[q];
   if (s.prm.vc_policy == VcPolicy::Random) {
+    const long long k = front_packet(s, rep, q);
     const uint32_t u = draw32(s.rep_seed[rep], uint32_t(k), s.pk_create[k], kRngVc, uint32_t(s.pk_hops[k]) + 1);
     const int n = hi - lo, start = int(draw_below(u, uint32_t(n)));
     for (int i = 0, w = lo + start; i < n; ++i, w = w + 1 == hi ? lo : w + 1)
-      if (usable(w)) return w;
+      if ((vcs >> w) & 1) return w;
     return -1;
   }
   int best = -1, best_credits = -1;
-  for (int w = lo; w < hi; ++w) {
-    const int c = s.ovc_credits[s.pv(rep, out, w)];
-    if (usable(w) && c > best_credits) best = w, best_credits = c;
+  for (u64 m = vcs; m; m &= m - 1) {
+    const int w = lowest_bit(m), c = s.ovc_credits[s.pv(rep, out, w)];
+    if (c > best_credits) best = w, best_credits = c;
   }
   return best;
+}
+
+// The free output VC on port `out` that input VC q asks for with the separable input-first
+// VC allocator, or −1.
+FLITSIM_HD int pick_output_vc(const SimView& s, int rep, long long q, int out) {
+  return prefer_vc(s, rep, q, out, requested_vcs(s, rep, q, out));
 }
 
 // Returns the output ports (local bits) this input requests, for the executor's skip masks.

@@ -60,7 +60,7 @@ ROUTER_PRESETS: dict[str, dict[str, Any]] = dict(_core.router_presets())
 # (or per-pattern) values otherwise.
 DEFAULTS: dict[str, dict[str, Any]] = {
     "topology": {"kind": "dragonfly"},
-    "router": {"vcs": 4, "buffer": 32, "latency": 2, "sa_iterations": 1},
+    "router": {"vcs": 4, "buffer": 32, "latency": 2, "alloc_iterations": 1},
     "channels": {"latency": 1},
     # [routing]: the keys the engine's table marks as filled (the others stay unset unless
     # given: the engine picks per routing).
@@ -71,6 +71,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
             "schedule": "auto"},
 }
 SECTIONS = tuple(DEFAULTS)
+# router.sw_allocator / vc_allocator choices, in the order of the engine's Allocator enum.
+ALLOCATORS = ("islip", "separable-input-first", "separable-output-first", "wavefront")
 # Tables that are allowed but not filled in by default: they appear in the normalised dict
 # only when given. [sweep] describes an experiment over many configs (flitsim sweep), not
 # one simulation; the engine never reads it.
@@ -114,7 +116,8 @@ def _engine_int(section: str, key: str, lo: int) -> Checker:
 # Rules of every key of the fixed sections ([topology] and [channels] are open, see below).
 SCHEMA: dict[str, dict[str, Checker]] = {
     "router": {**{k: _engine_int("router", k, lo)
-                  for k, lo in (("vcs", 1), ("buffer", 1), ("latency", 0), ("sa_iterations", 1))},
+                  for k, lo in (("vcs", 1), ("buffer", 1), ("latency", 0), ("alloc_iterations", 1),
+                                ("sa_iterations", 1))},
                # router model (host/engine_config.cpp parse_router_model; unset = the preset's)
                "preset": _choice(("flitsim", "booksim") + tuple(ROUTER_PRESETS)), "va_sa": _choice(("same-cycle", "separate")),
                "vc_policy": _choice(("spread", "by-hop", "random")),
@@ -124,7 +127,9 @@ SCHEMA: dict[str, dict[str, Checker]] = {
                "architecture": _choice(("iq", "cioq")),
                **{k: _engine_int("router", k, 1)
                   for k in ("speedup", "output_buffer", "buffer_bytes", "output_buffer_bytes")},
-               "injection_delay": _engine_int("router", "injection_delay", 0)},
+               "injection_delay": _engine_int("router", "injection_delay", 0),
+               # allocators (host/engine_config.cpp parse_allocators)
+               "sw_allocator": _choice(ALLOCATORS), "vc_allocator": _choice(ALLOCATORS), "speculative": _bool},
     "routing": {k["name"]: _routing_checker(k) for k in _ROUTING_KEYS},
     "traffic": {
         "pattern": _choice(PATTERNS, "pattern"),

@@ -1,0 +1,92 @@
+// VC and switch allocation of one router in one cycle (phases 4 and 5): which allocator's
+// per-port steps run, in which order (router.vc_allocator, router.sw_allocator,
+// router.alloc_iterations). `Ports` is cycle.cuh's executor interface. Allocation steps run
+// only for the ports that take part: `gather` reduces the masks the request steps return into
+// the outputs requested and the inputs requesting (a reduction every thread of the router
+// sees), and later steps run for those ports only.
+#pragma once
+#include "sw_wavefront.cuh"
+#include "switch_alloc.cuh"
+#include "vc_alloc.cuh"
+#include "vc_alloc_matching.cuh"
+
+namespace flitsim {
+
+// Sets of a router's ports as bits of their local index.
+struct PortSets {
+  u64 outputs;  // OR of the masks the ports returned
+  u64 inputs;   // ports that returned a non-empty mask
+};
+
+template <class Ports>
+FLITSIM_HD void run_vc_allocation(const SimView& s, int rep, int r, long long t, const Ports& ports) {
+  const Allocator a = s.prm.vc_allocator;
+  const int iterations = a == Allocator::Wavefront ? 1 : s.prm.va_iterations;  // a wavefront is maximal
+  for (int it = 0; it < iterations; ++it) {
+    if (a == Allocator::SeparableInputFirst) {
+      const PortSets va = ports.gather([&](int gp) { return step_va_request(s, rep, r, gp); });
+      if (!va.outputs) return;
+      ports.each_of(va.outputs, [&](int gp) { step_va_grant(s, rep, r, gp, va.inputs); });
+      ports.each_of(va.inputs, [&](int gp) { step_va_accept(s, rep, gp, t); });
+      continue;
+    }
+    const PortSets va = ports.gather([&](int gp) { return step_va_request_all(s, rep, r, gp); });
+    if (!va.outputs) return;
+    if (a == Allocator::Wavefront)
+      ports.each_of(va.outputs, [&](int gp) { step_va_grant_wavefront(s, rep, r, gp, va.inputs, t); });
+    else
+      ports.each_of(va.outputs, [&](int gp) { step_va_grant_output_first(s, rep, r, gp, va.inputs); });
+    ports.each_of(va.inputs, [&](int gp) { step_va_accept_granted(s, rep, gp, t); });
+    if (a != Allocator::Wavefront)  // a wavefront grants each input VC at most once: all accepted
+      ports.each_of(va.outputs, [&](int gp) { step_va_update(s, rep, r, gp, it, t); });
+  }
+}
+
+// One switch allocation pass: router.alloc_iterations iterations (one sweep for a
+// wavefront), or with `spec` the speculative pass. Returns the outputs matched and the
+// inputs matched (a wasted speculative match included: traverse then finds nothing to send).
+template <class Ports>
+FLITSIM_HD PortSets switch_pass(const SimView& s, int rep, int r, long long t, const Ports& ports, bool spec) {
+  if (s.prm.sw_allocator == Allocator::Wavefront) {
+    const PortSets sa = ports.gather([&](int gp) { return step_sa_request(s, rep, r, gp, 0, t, spec); });
+    if (!sa.outputs) return PortSets{0, 0};
+    const int radix = s.port_offset[r + 1] - s.port_offset[r], first = int(t % radix);
+    PortSets m{0, 0};
+    for (int d = 0; d < radix && m.inputs != sa.inputs && (m.outputs & sa.outputs) != sa.outputs; ++d) {
+      const int k = first + d < radix ? first + d : first + d - radix;
+      const u64 taken = m.outputs;
+      m = ports.gather([&](int gp) { return step_sa_wavefront_cell(s, rep, r, gp, k, taken); });
+    }
+    ports.each_of(m.inputs, [&](int gp) { step_sa_wavefront_vc(s, rep, r, gp, t, spec); });
+    ports.each_of(m.outputs, [&](int gp) { step_sa_wavefront_match(s, rep, r, gp, m.inputs); });
+    return m;
+  }
+  PortSets sent{0, 0};
+  // The speculative pass runs one iteration: a wasted grant idles its output for the cycle.
+  const int iterations = spec ? 1 : s.prm.sa_iterations;
+  for (int it = 0; it < iterations; ++it) {
+    const PortSets sa = ports.gather([&](int gp) { return step_sa_request(s, rep, r, gp, it, t, spec); });
+    if (!sa.outputs) break;  // nothing left to match: later iterations would change nothing
+    ports.each_of(sa.outputs, [&](int gp) { step_sa_grant(s, rep, r, gp, sa.inputs, t, spec); });
+    const PortSets won =
+        ports.gather([&](int gp) { return step_sa_accept(s, rep, r, gp, it, sa.inputs, t, spec); });
+    ports.each_of(won.outputs, [&](int gp) { step_sa_update(s, rep, r, gp, it); });
+    sent.outputs |= won.outputs, sent.inputs |= won.inputs;
+  }
+  return sent;
+}
+
+// Returns the outputs matched and the inputs that send, over all passes. With
+// router.speculative, heads still VC-allocating bid in a second pass for what the first left:
+// non-speculative requests always win over speculative ones.
+template <class Ports>
+FLITSIM_HD PortSets run_switch_allocation(const SimView& s, int rep, int r, long long t, const Ports& ports) {
+  PortSets sent = switch_pass(s, rep, r, t, ports, false);
+  if (s.prm.speculative) {
+    const PortSets more = switch_pass(s, rep, r, t, ports, true);
+    sent.outputs |= more.outputs, sent.inputs |= more.inputs;
+  }
+  return sent;
+}
+
+}  // namespace flitsim
