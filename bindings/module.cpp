@@ -10,6 +10,7 @@
 #include "host/driver.hpp"
 #include "host/engine_keys.hpp"
 #include "host/routing_choice.hpp"
+#include "host/route_candidates.hpp"
 #include "host/routing_keys.hpp"
 #include "host/state_memory.hpp"
 #include "host/traffic_choice.hpp"
@@ -311,7 +312,7 @@ PYBIND11_MODULE(_core, m) {
           py::dict d;
           d["kind"] = i.kind_name, d["id"] = int(i.kind), d["algorithm"] = i.algorithm, d["family"] = i.family;
           d["header"] = std::string("cuda/routing/") + i.header, d["eject"] = i.eject, d["sensing"] = i.sensing;
-          d["table"] = i.table, d["routes"] = i.routes;
+          d["table"] = i.table, d["candidates"] = i.candidates;
           out.append(d);
         }
         return out;
@@ -326,12 +327,44 @@ PYBIND11_MODULE(_core, m) {
         const HostState h = make_initial_state(topo, ec);
         const RoutingInfo& i = routing_info(h.prm.routing);
         py::dict d;
-        d["kind"] = i.kind_name, d["algorithm"] = i.algorithm, d["family"] = i.family, d["routes"] = i.routes;
+        d["kind"] = i.kind_name, d["algorithm"] = i.algorithm, d["family"] = i.family, d["candidates"] = i.candidates;
         d["vc_classes"] = h.prm.vc_classes, d["phase_classes"] = h.prm.phase_classes;
         d["valiant_any"] = h.prm.valiant_any;
         return d;
       },
       py::arg("config"), "The routing the engine runs for a configuration and its VC classes.");
+  m.def(
+      "route_candidates",
+      [](const py::dict& cfg, const std::vector<int32_t>& sources) {
+        // Every (router, input port, input VC range, destination router) -> (output port, output
+        // VC range) the routing can produce, enumerated from its own code (host/route_candidates.cpp).
+        const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
+        const EngineConfig ec = engine_config_of(cfg);
+        RouteCandidates rc;
+        {
+          py::gil_scoped_release release;
+          rc = enumerate_route_candidates(topo, ec, sources);
+        }
+        py::dict d;
+        const py::ssize_t n = py::ssize_t(rc.rows.size());
+#define FLITSIM_CANDIDATE_COLUMN(field)                                            \
+  {                                                                                \
+    py::array_t<int32_t> a(n);                                                     \
+    auto v = a.mutable_unchecked<1>();                                             \
+    for (py::ssize_t i = 0; i < n; ++i) v(i) = rc.rows[size_t(i)].field;           \
+    d[#field] = a;                                                                 \
+  }
+        FLITSIM_CANDIDATE_COLUMN(router) FLITSIM_CANDIDATE_COLUMN(in_port) FLITSIM_CANDIDATE_COLUMN(in_vc_lo)
+        FLITSIM_CANDIDATE_COLUMN(in_vc_hi) FLITSIM_CANDIDATE_COLUMN(dst_router) FLITSIM_CANDIDATE_COLUMN(out_port)
+        FLITSIM_CANDIDATE_COLUMN(out_vc_lo) FLITSIM_CANDIDATE_COLUMN(out_vc_hi)
+#undef FLITSIM_CANDIDATE_COLUMN
+        d["states"] = rc.states, d["replays"] = rc.replays;
+        return d;
+      },
+      py::arg("config"), py::arg("sources") = std::vector<int32_t>{},
+      "Every output the configured routing can choose, per (router, input port, input VC range, "
+      "destination router), from the routing's own code compiled on the host; packets from the "
+      "routers in `sources` (default: all).");
   m.def(
       "router_distances",
       [](py::dict sec) {

@@ -30,7 +30,7 @@ constexpr int kSaltValiant = 0x10000;  // route_draw salts of the intermediate c
 // Intermediate group uniform over the groups other than g and dg (other than g if g = dg).
 FLITSIM_HD int df_draw_group(const SimView& s, int rep, const PacketInfo& p, int g, int dg, int salt) {
   const int lo = g < dg ? g : dg, hi = g < dg ? dg : g;
-  int ig = int(draw_below(route_draw(s, rep, p, salt), uint32_t(s.sz.df_G - (g == dg ? 1 : 2))));
+  int ig = route_pick(s, rep, p, salt, s.sz.df_G - (g == dg ? 1 : 2));
   if (ig >= lo) ++ig;
   if (hi != lo && ig >= hi) ++ig;
   return ig;
@@ -39,7 +39,7 @@ FLITSIM_HD int df_draw_group(const SimView& s, int rep, const PacketInfo& p, int
 // Phase-0 target for intermediate group ig: the group (VR) or a router of it drawn uniformly (VA).
 FLITSIM_HD int df_valiant_target(const SimView& s, int rep, const PacketInfo& p, int ig, int salt) {
   const int a = s.sz.df_a;
-  return s.prm.valiant_any ? ig * a + int(draw_below(route_draw(s, rep, p, salt), uint32_t(a))) : ig;
+  return s.prm.valiant_any ? ig * a + route_pick(s, rep, p, salt, a) : ig;
 }
 
 // Continues a Valiant route whose intermediate is decided (pk_route ≠ 0). Local hops use the

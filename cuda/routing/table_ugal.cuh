@@ -46,7 +46,7 @@ template <class Sensor>
 FLITSIM_HD RouteChoice table_ugal_decide(const SimView& s, int rep, int r, const PacketInfo& p, const Sensor& sensor) {
   const long long R = s.sz.dist_R;
   const SensedRoute m = sensor.minimal(s, rep, r, p);
-  const BestChoice best = ugal_select(s, UgalCandidate{m.q, s.dist[r * R + p.dst_router], m.port, p.dst_router},
+  const BestChoice best = ugal_select(s, p, UgalCandidate{m.q, s.dist[r * R + p.dst_router], m.port, p.dst_router},
                                       [&](int j) {
     const int x = table_valiant_draw(s, rep, r, p, kSaltTableUgal + j);
     const SensedRoute c = sensor.indirect(s, rep, r, p, x, j);

@@ -31,7 +31,7 @@ FLITSIM_HD int table_valiant_draw(const SimView& s, int rep, int r, const Packet
     const int t = e0;
     e0 = e1, e1 = t;
   }
-  int k = int(draw_below(route_draw(s, rep, p, salt), uint32_t(m - 2)));
+  int k = route_pick(s, rep, p, salt, m - 2);
   if (k >= e0) ++k;
   if (k >= e1) ++k;
   return s.rt_table[k];
