@@ -69,9 +69,12 @@ long long each_outcome(const SimView& s, int r, int32_t pid, const PacketState& 
   for (;;) {
     s.pk_route[k] = pk.route, s.pk_hops[k] = pk.hops;
     if (s.pk_gport) s.pk_gport[k] = pk.gport;
-    br.depth = 0;
+    br.depth = 0, br.raw_draws = 0;
     const RouteChoice c = route_packet(s, 0, r, pid, 0, &br);
     ++replays;
+    if (br.raw_draws)
+      throw ConfigError("routing.algorithm: the routing makes a random choice with route_draw, which the candidate "
+                        "enumeration cannot list (use route_pick, cuda/routing/route_choice.cuh)");
     if (br.depth > RouteBrancher::kMaxChoices)
       throw ConfigError("routing.algorithm: a route decision has more than " +
                         std::to_string(RouteBrancher::kMaxChoices) + " choice points (RouteBrancher::kMaxChoices)");

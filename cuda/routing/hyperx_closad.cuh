@@ -50,7 +50,7 @@ FLITSIM_HD RouteChoice route_hyperx_closad(const SimView& s, int rep, int r, con
     const int D = hx.dims(), dst = p.dst_router, H = hx.unaligned(r, dst);
     int d0 = 0;
     while (hx.coord(r, d0) == hx.coord(dst, d0)) ++d0;
-    const uint32_t u = route_draw(s, rep, p, 0x70000);
+    const uint32_t u = route_order_draw(s, rep, p, 0x70000);  // (intermediates re-drawn below when enumerating)
     BestChoice best;
     best.enumerate(p);  // (enumeration: every offered port)
     {  // the minimal (DOR) output: its parallel ports from a random start

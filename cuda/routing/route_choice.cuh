@@ -39,6 +39,7 @@ struct RouteBrancher {
   int width[kMaxChoices];   // how many candidates each choice point offered
   int depth = 0;            // choice points passed in this replay
   int scripted = 0;         // choice points with a scripted index (the rest take 0)
+  int raw_draws = 0;        // route_draw calls in this replay: random choices not enumerated
   FLITSIM_HD int take(int n) {
     if (depth >= kMaxChoices) return 0;  // the enumerator reports the overflow
     const int k = depth < scripted ? script[depth] : 0;
@@ -89,9 +90,20 @@ FLITSIM_HD int free_credits(const SimView& s, int rep, int gp, int lo, int hi) {
   return c;
 }
 
-// A per-packet, per-hop random draw (keyed by the packet's creation so reused ids differ).
-FLITSIM_HD uint32_t route_draw(const SimView& s, int rep, const PacketInfo& p, int salt) {
+// A per-packet, per-hop random draw (keyed by the packet's creation so reused ids differ), for
+// the order in which a selection that is itself enumerated (BestChoice) visits its candidates.
+FLITSIM_HD uint32_t route_order_draw(const SimView& s, int rep, const PacketInfo& p, int salt) {
   return draw32(s.rep_seed[rep], uint32_t(p.pid), s.pk_create[p.slot], kRngRoute, uint32_t(salt));
+}
+
+// The same draw for any other use. A random choice made from it is invisible to the candidate
+// enumeration, which therefore refuses a routing that calls it while enumerating: make random
+// choices with route_pick.
+FLITSIM_HD uint32_t route_draw(const SimView& s, int rep, const PacketInfo& p, int salt) {
+#ifndef __CUDA_ARCH__
+  if (p.branch) ++p.branch->raw_draws;
+#endif
+  return route_order_draw(s, rep, p, salt);
 }
 
 // A random index in [0, n) (0 if n ≤ 0), keyed like route_draw; under enumeration, every index.
