@@ -36,21 +36,21 @@ struct PatternContext {
   }
 };
 
-void setup_uniform(PatternContext& c) { c.prm.pattern = PatternKind::Uniform; }
-void setup_bitcomp(PatternContext& c) { c.prm.pattern = PatternKind::BitComp; }
-void setup_bitrev(PatternContext& c) { c.need_pow2(), c.prm.pattern = PatternKind::BitRev; }
-void setup_shuffle(PatternContext& c) { c.need_pow2(), c.prm.pattern = PatternKind::Shuffle; }
+// Setups (registry lines in cuda/traffic/registry.h): prm.pattern is already the line's kind.
+[[maybe_unused]] void setup_none(PatternContext&) {}  // for device-only rules (registry.h)
+void setup_uniform(PatternContext&) {}
+void setup_bitcomp(PatternContext&) {}
+void setup_bitrev(PatternContext& c) { c.need_pow2(); }
+void setup_shuffle(PatternContext& c) { c.need_pow2(); }
 void setup_transpose(PatternContext& c) {
   c.need_pow2();
   if (c.bits() % 2)
     c.where.fail("pattern", "\"transpose\" needs a number of nodes that is an even power of two (a 2^k x 2^k "
                             "matrix), got " + std::to_string(c.N));
-  c.prm.pattern = PatternKind::Transpose;
 }
-void setup_tornado(PatternContext& c) { c.prm.pattern = PatternKind::Tornado, c.prm.pat_shift = (c.N + 1) / 2 - 1; }
-void setup_neighbor(PatternContext& c) { c.prm.pattern = PatternKind::Neighbor, c.prm.pat_shift = 1; }
+void setup_tornado(PatternContext& c) { c.prm.pat_shift = (c.N + 1) / 2 - 1; }
+void setup_neighbor(PatternContext& c) { c.prm.pat_shift = 1; }
 void setup_shift(PatternContext& c) {
-  c.prm.pattern = PatternKind::Shift;
   c.prm.pat_shift = c.reduce(c.need_shift());
   if (c.prm.pat_shift == 0)
     c.where.fail("shift", "shifts every node onto itself (a multiple of the " + std::to_string(c.N) + " nodes)");
@@ -60,14 +60,12 @@ void setup_group_shift(PatternContext& c) {
   if (t.kind != "dragonfly" || !t.attrs.count("a") || !t.attrs.count("p"))
     c.where.fail("pattern", "\"group-shift\" needs a dragonfly (groups of a*p nodes), not " + t.kind);
   const int64_t group_nodes = t.attrs.at("a") * t.attrs.at("p"), m = c.need_shift();
-  c.prm.pattern = PatternKind::GroupShift;
   c.prm.pat_shift = c.reduce(c.reduce(m) * group_nodes);
   if (c.prm.pat_shift == 0)
     c.where.fail("shift", "group-shift by " + std::to_string(m) + " groups maps every group onto itself");
 }
-void setup_randperm(PatternContext& c) { c.prm.pattern = PatternKind::RandPerm; }
+void setup_randperm(PatternContext&) {}  // the permutation is drawn per replica (fill_traffic_table)
 void setup_hotspot(PatternContext& c) {
-  c.prm.pattern = PatternKind::Hotspot;
   for (int64_t h : c.cfg.hotspots)
     if (h < 0 || h >= c.N)
       c.where.fail("hotspots", "rank " + std::to_string(h) + " is outside [0, " + std::to_string(c.N) + ")");
@@ -76,7 +74,6 @@ void setup_hotspot(PatternContext& c) {
   c.prm.hot_threshold = uint32_t(std::min(4294967295.0, std::floor(c.cfg.hotspot_fraction * 4294967296.0)));
 }
 void setup_worst_case(PatternContext& c) {
-  c.prm.pattern = PatternKind::Table;
   c.tables.fixed = worst_case_map(c.t, c.where);
 }
 void setup_swap2(PatternContext& c) {
@@ -85,17 +82,14 @@ void setup_swap2(PatternContext& c) {
     c.where.fail("pattern", "\"swap2\" needs a hyperx with at least 2 dimensions");
   const std::vector<int64_t> dims = targeted_dims(c.cfg, c.where, h.W.size(), "swap2", {0, 1});
   if (dims.size() != 2) c.where.fail("dims", "\"swap2\" takes exactly 2 dimensions (even ranks, odd ranks)");
-  c.prm.pattern = PatternKind::Table;
   c.tables.fixed = swap2_map(h, dims, c.N);
 }
 void setup_dcr(PatternContext& c) {
-  c.prm.pattern = PatternKind::Table;
   c.tables.fixed = dcr_map(hyperx_shape(c.t, c.where, "dcr"), c.where, c.N);
 }
 void setup_urb(PatternContext& c) {
   const HxShape h = hyperx_shape(c.t, c.where, "urb");
   const std::vector<int64_t> dims = targeted_dims(c.cfg, c.where, h.W.size(), "urb", {});
-  c.prm.pattern = PatternKind::Urb;
   std::vector<int32_t>& hx = c.tables.hx;
   hx = {int32_t(h.W.size()), int32_t(h.T)};
   for (int64_t w : h.W) hx.push_back(int32_t(w));
@@ -103,22 +97,22 @@ void setup_urb(PatternContext& c) {
     hx.push_back(std::find(dims.begin(), dims.end(), int64_t(d)) != dims.end() ? 1 : 0);
 }
 
-// The pattern registry: traffic.pattern name, its setup, whether it reads traffic.dims.
+// The pattern registry (cuda/traffic/registry.h) as data: name, device kind, setup, reads dims.
 struct PatternInfo {
-  const char* name;
+  const char* name;  // "" for a device rule only another pattern's setup selects
+  PatternKind kind;
   void (*setup)(PatternContext&);
   bool reads_dims;
 };
+#define FLITSIM_READS_dims true
+#define FLITSIM_READS_no_dims false
 const PatternInfo kPatterns[] = {
-    {"uniform", setup_uniform, false},       {"bitcomp", setup_bitcomp, false},
-    {"bitrev", setup_bitrev, false},         {"transpose", setup_transpose, false},
-    {"shuffle", setup_shuffle, false},       {"tornado", setup_tornado, false},
-    {"neighbor", setup_neighbor, false},     {"randperm", setup_randperm, false},
-    {"shift", setup_shift, false},           {"group-shift", setup_group_shift, false},
-    {"worst-case", setup_worst_case, false}, {"urb", setup_urb, true},
-    {"swap2", setup_swap2, true},            {"dcr", setup_dcr, false},
-    {"hotspot", setup_hotspot, false},
+#define FLITSIM_PATTERN_INFO(Kind, id, name, rule, setup, dims) {name, PatternKind::Kind, setup, FLITSIM_READS_##dims},
+    FLITSIM_PATTERNS(FLITSIM_PATTERN_INFO)
+#undef FLITSIM_PATTERN_INFO
 };
+#undef FLITSIM_READS_dims
+#undef FLITSIM_READS_no_dims
 
 // Uniform random permutation of [0, n) keyed by (seed, purpose).
 std::vector<int32_t> seeded_permutation(int32_t n, uint64_t seed, uint64_t purpose) {
@@ -129,7 +123,8 @@ std::vector<int32_t> seeded_permutation(int32_t n, uint64_t seed, uint64_t purpo
 
 std::vector<std::string> pattern_names() {
   std::vector<std::string> names;
-  for (const PatternInfo& p : kPatterns) names.push_back(p.name);
+  for (const PatternInfo& p : kPatterns)
+    if (*p.name) names.push_back(p.name);
   return names;
 }
 
@@ -139,8 +134,9 @@ TrafficTables choose_pattern(const Topology& t, const EngineConfig& cfg, SimPara
   const std::string& pat = cfg.pattern;
   const PatternInfo* info = nullptr;
   for (const PatternInfo& p : kPatterns)
-    if (pat == p.name) info = &p;
+    if (*p.name && pat == p.name) info = &p;
   if (!info) c.where.fail("pattern", "unknown pattern \"" + pat + "\"");
+  prm.pattern = info->kind;
   info->setup(c);
   if (!cfg.dims.empty() && !info->reads_dims) {
     std::string readers;
@@ -151,7 +147,7 @@ TrafficTables choose_pattern(const Topology& t, const EngineConfig& cfg, SimPara
   // Per-replica table layout.
   const int64_t N = c.N;
   int32_t len = 0;
-  if (prm.pattern == PatternKind::RandPerm || prm.pattern == PatternKind::Table) prm.tr_perm = len, len += int32_t(N);
+  if (prm.pattern == PatternKind::RandPerm || !tables.fixed.empty()) prm.tr_perm = len, len += int32_t(N);
   if (prm.pattern == PatternKind::Urb) prm.tr_hx = len, len += int32_t(tables.hx.size());
   if (cfg.placement == "random" && prm.pattern != PatternKind::Uniform) {
     prm.tr_rank = len, len += int32_t(N);
@@ -165,7 +161,7 @@ TrafficTables choose_pattern(const Topology& t, const EngineConfig& cfg, SimPara
 void fill_traffic_table(const EngineConfig& cfg, const SimParams& prm, const Sizes& sz, uint64_t seed,
                         const TrafficTables& tables, int32_t* tab) {
   const int32_t N = sz.N;
-  if (prm.pattern == PatternKind::Table) std::copy(tables.fixed.begin(), tables.fixed.end(), tab + prm.tr_perm);
+  if (!tables.fixed.empty()) std::copy(tables.fixed.begin(), tables.fixed.end(), tab + prm.tr_perm);
   if (prm.tr_hx >= 0) std::copy(tables.hx.begin(), tables.hx.end(), tab + prm.tr_hx);
   if (prm.pattern == PatternKind::RandPerm) {
     std::vector<int32_t> perm = seeded_permutation(N, seed, 1);
