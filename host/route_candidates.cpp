@@ -62,7 +62,7 @@ struct Outcome {
 // widths each replay reports; a prefix of choices replays identically, so it is a depth-first
 // walk of the choice tree).
 template <class Emit>
-long long each_outcome(const SimView& s, int r, int32_t pid, const PacketState& pk, Emit&& emit) {
+long long each_outcome(const SimView& s, int r, int32_t pid, const PacketState& pk, bool* dst_node_read, Emit&& emit) {
   const long long k = s.pk(0, pid);
   RouteBrancher br;
   long long replays = 0;
@@ -78,6 +78,7 @@ long long each_outcome(const SimView& s, int r, int32_t pid, const PacketState& 
     if (br.depth > RouteBrancher::kMaxChoices)
       throw ConfigError("routing.algorithm: a route decision has more than " +
                         std::to_string(RouteBrancher::kMaxChoices) + " choice points (RouteBrancher::kMaxChoices)");
+    *dst_node_read |= br.dst_node_read;
     emit(Outcome{c, PacketState{s.pk_route[k], s.pk_gport ? s.pk_gport[k] : -1, pk.hops}});
     for (int i = br.scripted; i < br.depth; ++i) br.script[i] = 0;  // unscripted points took 0
     int i = br.depth - 1;
@@ -98,41 +99,48 @@ RouteCandidates enumerate_route_candidates(const Topology& topo, const EngineCon
   const int max_hops = 4 * R + 16;  // far beyond any routing's longest path: a loop
   std::unordered_set<CandidateRow, RowHash, RowEq> rows;
   RouteCandidates out;
-  std::vector<int32_t> source_node(size_t(R), -1);  // one node per router with terminals
-  for (int n = N - 1; n >= 0; --n) source_node[size_t(s.port_router[s.node_port[n]])] = n;
+  // The nodes of each router (a packet's route depends on its destination's router unless the
+  // routing reads the node itself, dst_node: then every node is walked).
+  std::vector<std::vector<int32_t>> nodes_of(static_cast<size_t>(R));
+  for (int n = 0; n < N; ++n) nodes_of[size_t(s.port_router[s.node_port[n]])].push_back(n);
   std::vector<int32_t> walk_from = sources;
   if (walk_from.empty())
     for (int r = 0; r < R; ++r) walk_from.push_back(r);
   for (const int32_t src_router : walk_from) {
     if (src_router < 0 || src_router >= R) throw ConfigError("sources: router " + std::to_string(src_router) + " does not exist");
-    const int32_t src = source_node[size_t(src_router)];
-    if (src < 0) continue;
+    if (nodes_of[size_t(src_router)].empty()) continue;
+    const int32_t src = nodes_of[size_t(src_router)][0];
     const int32_t pid = src * s.sz.S;  // its first packet slot (draws are all enumerated)
     const long long k = s.pk(0, pid);
-    for (int dst = 0; dst < N; ++dst) {
-      if (dst == src) continue;
-      s.pk_dst[k] = dst;
-      s.pk_create[k] = 0;
-      const int dst_router = s.port_router[s.node_port[dst]];
-      std::unordered_set<Walk, WalkHash> seen;
-      std::vector<Walk> todo{Walk{src_router, s.node_port[src], 0, V, PacketState{0, -1, 0}}};
-      while (!todo.empty()) {
-        const Walk w = todo.back();
-        todo.pop_back();
-        if (!seen.insert(w).second) continue;
-        ++out.states;
-        out.replays += each_outcome(s, w.router, pid, w.pk, [&](const Outcome& o) {
-          const RouteChoice& c = o.choice;
-          if (c.port < 0 || c.vc_lo >= c.vc_hi)
-            throw ConfigError("routing.algorithm: the routing found no output at router " + std::to_string(w.router) +
-                              " for destination router " + std::to_string(dst_router));
-          rows.insert(CandidateRow{w.router, w.in_port, w.vc_lo, w.vc_hi, dst_router, c.port, c.vc_lo, c.vc_hi});
-          const int peer = s.peer_port[c.port];
-          if (peer < 0) return;  // ejection
-          if (o.pk.hops + 1 > max_hops)
-            throw ConfigError("routing.algorithm: a route exceeds " + std::to_string(max_hops) + " hops (a loop)");
-          todo.push_back(Walk{s.port_router[peer], peer, c.vc_lo, c.vc_hi, PacketState{o.pk.route, o.pk.gport, o.pk.hops + 1}});
-        });
+    for (int dst_router = 0; dst_router < R; ++dst_router) {
+      bool node_read = false;  // does the route depend on the node, not only on its router?
+      int walked = 0;
+      for (const int32_t dst : nodes_of[size_t(dst_router)]) {
+        if (dst == src) continue;
+        if (walked++ > 0 && !node_read) break;  // the first node stands for its router's
+        s.pk_dst[k] = dst;
+        s.pk_create[k] = 0;
+        std::unordered_set<Walk, WalkHash> seen;
+        std::vector<Walk> todo{Walk{src_router, s.node_port[src], 0, V, PacketState{0, -1, 0}}};
+        while (!todo.empty()) {
+          const Walk w = todo.back();
+          todo.pop_back();
+          if (!seen.insert(w).second) continue;
+          ++out.states;
+          out.replays += each_outcome(s, w.router, pid, w.pk, &node_read, [&](const Outcome& o) {
+            const RouteChoice& c = o.choice;
+            if (c.port < 0 || c.vc_lo >= c.vc_hi)
+              throw ConfigError("routing.algorithm: the routing found no output at router " + std::to_string(w.router) +
+                                " for destination router " + std::to_string(dst_router));
+            rows.insert(CandidateRow{w.router, w.in_port, w.vc_lo, w.vc_hi, dst_router, c.port, c.vc_lo, c.vc_hi});
+            const int peer = s.peer_port[c.port];
+            if (peer < 0) return;  // ejection
+            if (o.pk.hops + 1 > max_hops)
+              throw ConfigError("routing.algorithm: a route exceeds " + std::to_string(max_hops) + " hops (a loop)");
+            todo.push_back(
+                Walk{s.port_router[peer], peer, c.vc_lo, c.vc_hi, PacketState{o.pk.route, o.pk.gport, o.pk.hops + 1}});
+          });
+        }
       }
     }
   }

@@ -25,7 +25,8 @@ struct RouteCandidates {
 };
 
 // Walks every packet from every source router (those listed in `sources`; empty: all) to every
-// destination node through every choice the routing may make. Throws ConfigError on a route
+// destination router (one of its nodes; every one when the routing reads the node itself,
+// dst_node in route_choice.cuh) through every choice the routing may make. Throws ConfigError on a route
 // failure or a path longer than the bound.
 RouteCandidates enumerate_route_candidates(const Topology& topo, const EngineConfig& cfg,
                                            const std::vector<int32_t>& sources = {});

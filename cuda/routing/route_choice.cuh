@@ -40,6 +40,7 @@ struct RouteBrancher {
   int depth = 0;            // choice points passed in this replay
   int scripted = 0;         // choice points with a scripted index (the rest take 0)
   int raw_draws = 0;        // route_draw calls in this replay: random choices not enumerated
+  bool dst_node_read = false;  // the routing read the destination node (dst_node), not only its router
   FLITSIM_HD int take(int n) {
     if (depth >= kMaxChoices) return 0;  // the enumerator reports the overflow
     const int k = depth < scripted ? script[depth] : 0;
@@ -78,6 +79,16 @@ FLITSIM_HD int last_class(const SimView& s) { return s.prm.vc_classes - 1; }
 // Delivery: the destination's terminal port, any VC.
 FLITSIM_HD RouteChoice eject_choice(const SimView& s, const PacketInfo& p) {
   return RouteChoice{p.dst_port, 0, s.sz.V};
+}
+
+// The destination node itself (routings that need more than its router, e.g. D-mod-k). Read
+// it only through here: the candidate enumeration then walks every node of the destination
+// router instead of one.
+FLITSIM_HD int32_t dst_node(const SimView& s, const PacketInfo& p) {
+#ifndef __CUDA_ARCH__
+  if (p.branch) p.branch->dst_node_read = true;
+#endif
+  return s.pk_dst[p.slot];
 }
 
 // Marks a packet its router sends on a non-minimal route; sinks count marked measured packets.
