@@ -97,3 +97,20 @@ def test_candidates_are_the_routings_own_choices():
     onward = c["dst_router"] != c["router"]  # (ejection: one port per destination node)
     keys = list(zip(c["router"][onward].tolist(), c["in_port"][onward].tolist(), c["dst_router"][onward].tolist()))
     assert len(keys) == len(set(keys)) > 0  # deterministic: one output per input and destination
+
+
+def test_a_routing_that_reads_the_destination_node_is_walked_for_every_node():
+    # D-mod-k (updown) picks the up port from the destination node, so nodes of one router
+    # leave the source on different ports: the enumeration walks each node (dst_node), and one
+    # input sees several outputs toward one destination router.
+    import collections
+    from flitsim import topology
+    from flitsim.config import normalize
+    from flitsim.deadlock import route_candidates
+    cfg = normalize({"topology": TREE, "router": {"vcs": 1}, "routing": {"algorithm": "updown"}})
+    t = topology.build(cfg)
+    c = route_candidates(cfg, t.num_routers)
+    onward = t.peer_port[c["out_port"]] >= 0
+    outs = collections.Counter(zip(c["router"][onward].tolist(), c["in_port"][onward].tolist(),
+                                   c["dst_router"][onward].tolist()))
+    assert max(outs.values()) > 1

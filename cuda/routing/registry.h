@@ -26,7 +26,11 @@
 //               one whose choices cannot be enumerated would say so here and in deadlock.py.)
 //
 // Adding a routing: write its header (route function, and a classes function unless it reuses
-// one), include it in dispatch.cuh and add one line here (example: table_min_first.cuh).
+// one), include it in dispatch.cuh and add one line here (example: table_min_first.cuh). Make
+// random choices with route_pick, adaptive ones with the selections of route_choice.cuh
+// (pick_parallel, table_min_toward, BestChoice with enumerate/settle, ugal_select) and read
+// the destination node with dst_node: then `exact` holds (the enumeration refuses a routing
+// that draws with route_draw).
 #pragma once
 
 #define FLITSIM_ROUTINGS(X) \
