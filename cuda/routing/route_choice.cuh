@@ -42,7 +42,7 @@ struct RouteBrancher {
   int raw_draws = 0;        // route_draw calls in this replay: random choices not enumerated
   bool dst_node_read = false;  // the routing read the destination node (dst_node), not only its router
   FLITSIM_HD int take(int n) {
-    if (depth >= kMaxChoices) return 0;  // the enumerator reports the overflow
+    if (depth >= kMaxChoices) return ++depth, 0;  // the enumerator reports the overflow
     const int k = depth < scripted ? script[depth] : 0;
     width[depth++] = n;
     return k;
