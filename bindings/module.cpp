@@ -10,16 +10,16 @@
 #include "host/driver.hpp"
 #include "host/engine_keys.hpp"
 #include "host/router_buffering.hpp"
-#include "host/routing_choice.hpp"
-#include "host/routing_keys.hpp"
 #include "host/state_memory.hpp"
 #include "host/traffic_choice.hpp"
 #include "host/topology.hpp"
+#include "convert.hpp"
 
 namespace py = pybind11;
 using namespace flitsim;
+using namespace flitsim::bindings;
 
-namespace {
+namespace flitsim::bindings {
 
 Params to_params(const std::string& section, py::handle obj) {
   Params p(section);
@@ -55,7 +55,7 @@ py::dict section(const py::dict& cfg, const char* name) {
 
 // The engine's reading of a config's [router] [channels] [routing] [traffic] [sim] sections,
 // with `replicas` copies of its load and seed.
-EngineConfig engine_config_of(const py::dict& cfg, int replicas = 1) {
+EngineConfig engine_config_of(const py::dict& cfg, int replicas) {
   EngineConfig ec = parse_engine_config(to_params("router", section(cfg, "router")),
                                         to_params("channels", section(cfg, "channels")),
                                         to_params("routing", section(cfg, "routing")),
@@ -65,6 +65,10 @@ EngineConfig engine_config_of(const py::dict& cfg, int replicas = 1) {
   ec.seeds.assign(size_t(replicas), ec.seeds[0]);
   return ec;
 }
+
+}  // namespace flitsim::bindings
+
+namespace {
 
 template <class T>
 py::array_t<T> arr(const std::vector<T>& v) {
@@ -263,34 +267,6 @@ PYBIND11_MODULE(_core, m) {
   m.def("topology_kinds", &topology_kinds);
   m.def("topology_keys", &topology_keys, "The keys each topology kind's builder reads (besides kind).");
   m.def(
-      "routing_keys",
-      []() {
-        // The [routing] key table (host/routing_keys.cpp): type, default, bounds, choices.
-        py::list out;
-        for (const KeySpec& k : routing_keys()) {
-          py::dict d;
-          d["name"] = k.name;
-          d["read_by"] = k.read_by, d["doc"] = k.doc, d["filled"] = k.filled;
-          switch (k.type) {
-            case KeyType::Int:
-              d["type"] = "int", d["lo"] = int64_t(k.lo), d["hi"] = int64_t(k.hi);
-              d["default"] = k.def == kUnset ? py::object(py::none()) : py::object(py::int_(int64_t(k.def)));
-              break;
-            case KeyType::Float:
-              d["type"] = "float", d["lo"] = k.lo, d["hi"] = k.hi, d["default"] = k.def;
-              break;
-            case KeyType::Bool: d["type"] = "bool", d["default"] = k.def != 0; break;
-            case KeyType::Choice:
-              d["type"] = "choice", d["choices"] = k.choices;
-              d["default"] = *k.def_choice ? py::object(py::str(k.def_choice)) : py::object(py::none());
-              break;
-          }
-          out.append(d);
-        }
-        return out;
-      },
-      "The [routing] keys: type, default (None: the engine picks), bounds, choices, readers.");
-  m.def(
       "replica_stats",
       []() {
         py::list out;
@@ -303,36 +279,7 @@ PYBIND11_MODULE(_core, m) {
       },
       "The statistics schema (host/replica_stats.hpp): every per-replica statistic simulate() returns.");
   m.def("patterns", &pattern_names, "traffic.pattern names (the host's pattern registry).");
-  m.def(
-      "routings",
-      []() {
-        // The routing registry (cuda/routing/registry.h), one dict per routing function.
-        py::list out;
-        for (const RoutingInfo& i : routing_registry()) {
-          py::dict d;
-          d["kind"] = i.kind_name, d["id"] = int(i.kind), d["algorithm"] = i.algorithm, d["family"] = i.family;
-          d["header"] = std::string("cuda/routing/") + i.header, d["eject"] = i.eject, d["sensing"] = i.sensing;
-          d["table"] = i.table, d["routes"] = i.routes;
-          out.append(d);
-        }
-        return out;
-      },
-      "The routing registry: kind, algorithm name, topology family, header, ejection, sensing, host table.");
-  m.def(
-      "routing_setup",
-      [](const py::dict& cfg) {
-        // The engine's routing choice for a configuration: the registry line and its VC classes.
-        const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
-        const EngineConfig ec = engine_config_of(cfg);
-        const HostState h = make_initial_state(topo, ec);
-        const RoutingInfo& i = routing_info(h.prm.routing);
-        py::dict d;
-        d["kind"] = i.kind_name, d["algorithm"] = i.algorithm, d["family"] = i.family, d["routes"] = i.routes;
-        d["vc_classes"] = h.prm.vc_classes, d["phase_classes"] = h.prm.phase_classes;
-        d["valiant_any"] = h.prm.valiant_any;
-        return d;
-      },
-      py::arg("config"), "The routing the engine runs for a configuration and its VC classes.");
+  bind_routing(m);  // bindings/routing.cpp
   m.def(
       "router_distances",
       [](py::dict sec) {

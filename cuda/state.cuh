@@ -8,6 +8,7 @@
 #include "flit.cuh"
 #include "hd.cuh"
 #include "routing/registry.h"
+#include "traffic/registry.h"
 
 namespace flitsim {
 
@@ -17,16 +18,13 @@ enum class RoutingKind : int32_t {
   FLITSIM_ROUTINGS(FLITSIM_ROUTING_ENUM)
 #undef FLITSIM_ROUTING_ENUM
 };
-// Destination patterns (traffic/patterns.cuh); all but uniform work on process ranks, which
+// Destination patterns, one enumerator per line of the pattern registry (traffic/registry.h;
+// rules in traffic/patterns.cuh); all but uniform work on process ranks, which
 // traffic.placement maps to nodes.
 enum class PatternKind : int32_t {
-  Uniform = 0, BitComp, BitRev, Transpose, Shuffle, Tornado, Neighbor, RandPerm, Shift,
-  GroupShift, Hotspot,
-  Table,  // a fixed rank -> rank map computed on the host (worst-case, swap2, dcr), at tr_perm
-  Urb,    // HyperX uniform random bisection (table at tr_hx)
-  // BookSim2 conventions (docs/traffic.md): uniform over all N ranks, the source included
-  // (traffic.self = true); a random rank of the next group of pat_group ranks (bad-dragon).
-  UniformSelf, BadDragon
+#define FLITSIM_PATTERN_ENUM(Kind, id, ...) Kind = id,
+  FLITSIM_PATTERNS(FLITSIM_PATTERN_ENUM)
+#undef FLITSIM_PATTERN_ENUM
 };
 // Open-loop packet creation process (traffic.injection, traffic/injection.cuh).
 enum class InjectionKind : int32_t { Bernoulli = 0, OnOff = 1 };

@@ -9,8 +9,8 @@ namespace flitsim {
 
 const std::vector<RoutingInfo>& routing_registry() {
   static const std::vector<RoutingInfo> r = {
-#define FLITSIM_ROUTING_INFO(Kind, id, alg, family, header, route_fn, classes_fn, eject, sensing, table, routes) \
-  {RoutingKind::Kind, #Kind, alg, #family, header, #eject, #sensing, #table, #routes, &classes_fn},
+#define FLITSIM_ROUTING_INFO(Kind, id, alg, family, header, route_fn, classes_fn, eject, sensing, table, candidates) \
+  {RoutingKind::Kind, #Kind, alg, #family, header, #eject, #sensing, #table, #candidates, &classes_fn},
       FLITSIM_ROUTINGS(FLITSIM_ROUTING_INFO)
 #undef FLITSIM_ROUTING_INFO
   };

@@ -21,7 +21,7 @@ struct RoutingInfo {
   const char* eject;    // dest, self
   const char* sensing;  // none, demand, snapshot
   const char* table;    // none, hx_coords, terminal_routers, df_groups
-  const char* routes;   // the deadlock checker's route-set model
+  const char* candidates;  // how the deadlock checker enumerates its outputs (exact)
   VcClasses (*classes)(const ClassInputs&);
 };
 const std::vector<RoutingInfo>& routing_registry();

@@ -36,23 +36,24 @@ struct PatternContext {
   }
 };
 
+// Setups (registry lines in cuda/traffic/registry.h): prm.pattern is already the line's kind.
+[[maybe_unused]] void setup_none(PatternContext&) {}  // for device-only rules (registry.h)
+// traffic.self = true selects BookSim2's uniform, which may pick the source itself.
 void setup_uniform(PatternContext& c) {
-  c.prm.pattern = c.cfg.uniform_self ? PatternKind::UniformSelf : PatternKind::Uniform;
+  if (c.cfg.uniform_self) c.prm.pattern = PatternKind::UniformSelf;
 }
-void setup_bitcomp(PatternContext& c) { c.prm.pattern = PatternKind::BitComp; }
-void setup_bitrev(PatternContext& c) { c.need_pow2(), c.prm.pattern = PatternKind::BitRev; }
-void setup_shuffle(PatternContext& c) { c.need_pow2(), c.prm.pattern = PatternKind::Shuffle; }
+void setup_bitcomp(PatternContext&) {}
+void setup_bitrev(PatternContext& c) { c.need_pow2(); }
+void setup_shuffle(PatternContext& c) { c.need_pow2(); }
 void setup_transpose(PatternContext& c) {
   c.need_pow2();
   if (c.bits() % 2)
     c.where.fail("pattern", "\"transpose\" needs a number of nodes that is an even power of two (a 2^k x 2^k "
                             "matrix), got " + std::to_string(c.N));
-  c.prm.pattern = PatternKind::Transpose;
 }
-void setup_tornado(PatternContext& c) { c.prm.pattern = PatternKind::Tornado, c.prm.pat_shift = (c.N + 1) / 2 - 1; }
-void setup_neighbor(PatternContext& c) { c.prm.pattern = PatternKind::Neighbor, c.prm.pat_shift = 1; }
+void setup_tornado(PatternContext& c) { c.prm.pat_shift = (c.N + 1) / 2 - 1; }
+void setup_neighbor(PatternContext& c) { c.prm.pat_shift = 1; }
 void setup_shift(PatternContext& c) {
-  c.prm.pattern = PatternKind::Shift;
   c.prm.pat_shift = c.reduce(c.need_shift());
   if (c.prm.pat_shift == 0)
     c.where.fail("shift", "shifts every node onto itself (a multiple of the " + std::to_string(c.N) + " nodes)");
@@ -62,7 +63,6 @@ void setup_group_shift(PatternContext& c) {
   if (t.kind != "dragonfly" || !t.attrs.count("a") || !t.attrs.count("p"))
     c.where.fail("pattern", "\"group-shift\" needs a dragonfly (groups of a*p nodes), not " + t.kind);
   const int64_t group_nodes = t.attrs.at("a") * t.attrs.at("p"), m = c.need_shift();
-  c.prm.pattern = PatternKind::GroupShift;
   c.prm.pat_shift = c.reduce(c.reduce(m) * group_nodes);
   if (c.prm.pat_shift == 0)
     c.where.fail("shift", "group-shift by " + std::to_string(m) + " groups maps every group onto itself");
@@ -77,12 +77,10 @@ void setup_bad_dragon(PatternContext& c) {
   if (c.N % group_nodes != 0 || c.N / group_nodes < 2)
     c.where.fail("pattern", "\"bad-dragon\" needs at least 2 whole groups of " + std::to_string(group_nodes) +
                                 " nodes, got " + std::to_string(c.N) + " nodes");
-  c.prm.pattern = PatternKind::BadDragon;
   c.prm.pat_group = int32_t(group_nodes);
 }
-void setup_randperm(PatternContext& c) { c.prm.pattern = PatternKind::RandPerm; }
+void setup_randperm(PatternContext&) {}  // the permutation is drawn per replica (fill_traffic_table)
 void setup_hotspot(PatternContext& c) {
-  c.prm.pattern = PatternKind::Hotspot;
   for (int64_t h : c.cfg.hotspots)
     if (h < 0 || h >= c.N)
       c.where.fail("hotspots", "rank " + std::to_string(h) + " is outside [0, " + std::to_string(c.N) + ")");
@@ -91,7 +89,6 @@ void setup_hotspot(PatternContext& c) {
   c.prm.hot_threshold = uint32_t(std::min(4294967295.0, std::floor(c.cfg.hotspot_fraction * 4294967296.0)));
 }
 void setup_worst_case(PatternContext& c) {
-  c.prm.pattern = PatternKind::Table;
   c.tables.fixed = worst_case_map(c.t, c.where);
 }
 void setup_swap2(PatternContext& c) {
@@ -100,17 +97,14 @@ void setup_swap2(PatternContext& c) {
     c.where.fail("pattern", "\"swap2\" needs a hyperx with at least 2 dimensions");
   const std::vector<int64_t> dims = targeted_dims(c.cfg, c.where, h.W.size(), "swap2", {0, 1});
   if (dims.size() != 2) c.where.fail("dims", "\"swap2\" takes exactly 2 dimensions (even ranks, odd ranks)");
-  c.prm.pattern = PatternKind::Table;
   c.tables.fixed = swap2_map(h, dims, c.N);
 }
 void setup_dcr(PatternContext& c) {
-  c.prm.pattern = PatternKind::Table;
   c.tables.fixed = dcr_map(hyperx_shape(c.t, c.where, "dcr"), c.where, c.N);
 }
 void setup_urb(PatternContext& c) {
   const HxShape h = hyperx_shape(c.t, c.where, "urb");
   const std::vector<int64_t> dims = targeted_dims(c.cfg, c.where, h.W.size(), "urb", {});
-  c.prm.pattern = PatternKind::Urb;
   std::vector<int32_t>& hx = c.tables.hx;
   hx = {int32_t(h.W.size()), int32_t(h.T)};
   for (int64_t w : h.W) hx.push_back(int32_t(w));
@@ -118,22 +112,22 @@ void setup_urb(PatternContext& c) {
     hx.push_back(std::find(dims.begin(), dims.end(), int64_t(d)) != dims.end() ? 1 : 0);
 }
 
-// The pattern registry: traffic.pattern name, its setup, whether it reads traffic.dims.
+// The pattern registry (cuda/traffic/registry.h) as data: name, device kind, setup, reads dims.
 struct PatternInfo {
-  const char* name;
+  const char* name;  // "" for a device rule only another pattern's setup selects
+  PatternKind kind;
   void (*setup)(PatternContext&);
   bool reads_dims;
 };
+#define FLITSIM_READS_dims true
+#define FLITSIM_READS_no_dims false
 const PatternInfo kPatterns[] = {
-    {"uniform", setup_uniform, false},       {"bitcomp", setup_bitcomp, false},
-    {"bitrev", setup_bitrev, false},         {"transpose", setup_transpose, false},
-    {"shuffle", setup_shuffle, false},       {"tornado", setup_tornado, false},
-    {"neighbor", setup_neighbor, false},     {"randperm", setup_randperm, false},
-    {"shift", setup_shift, false},           {"group-shift", setup_group_shift, false},
-    {"worst-case", setup_worst_case, false}, {"urb", setup_urb, true},
-    {"swap2", setup_swap2, true},            {"dcr", setup_dcr, false},
-    {"hotspot", setup_hotspot, false},       {"bad-dragon", setup_bad_dragon, false},
+#define FLITSIM_PATTERN_INFO(Kind, id, name, rule, setup, dims) {name, PatternKind::Kind, setup, FLITSIM_READS_##dims},
+    FLITSIM_PATTERNS(FLITSIM_PATTERN_INFO)
+#undef FLITSIM_PATTERN_INFO
 };
+#undef FLITSIM_READS_dims
+#undef FLITSIM_READS_no_dims
 
 // Uniform random permutation of [0, n) keyed by (seed, purpose).
 std::vector<int32_t> seeded_permutation(int32_t n, uint64_t seed, uint64_t purpose) {
@@ -144,7 +138,8 @@ std::vector<int32_t> seeded_permutation(int32_t n, uint64_t seed, uint64_t purpo
 
 std::vector<std::string> pattern_names() {
   std::vector<std::string> names;
-  for (const PatternInfo& p : kPatterns) names.push_back(p.name);
+  for (const PatternInfo& p : kPatterns)
+    if (*p.name) names.push_back(p.name);
   return names;
 }
 
@@ -154,8 +149,9 @@ TrafficTables choose_pattern(const Topology& t, const EngineConfig& cfg, SimPara
   const std::string& pat = cfg.pattern;
   const PatternInfo* info = nullptr;
   for (const PatternInfo& p : kPatterns)
-    if (pat == p.name) info = &p;
+    if (*p.name && pat == p.name) info = &p;
   if (!info) c.where.fail("pattern", "unknown pattern \"" + pat + "\"");
+  prm.pattern = info->kind;
   info->setup(c);
   if (cfg.uniform_self && std::string(info->name) != "uniform")
     c.where.fail("self", "only applies to pattern \"uniform\" (BookSim2's uniform may pick the source), not \"" +
@@ -169,7 +165,7 @@ TrafficTables choose_pattern(const Topology& t, const EngineConfig& cfg, SimPara
   // Per-replica table layout.
   const int64_t N = c.N;
   int32_t len = 0;
-  if (prm.pattern == PatternKind::RandPerm || prm.pattern == PatternKind::Table) prm.tr_perm = len, len += int32_t(N);
+  if (prm.pattern == PatternKind::RandPerm || !tables.fixed.empty()) prm.tr_perm = len, len += int32_t(N);
   if (prm.pattern == PatternKind::Urb) prm.tr_hx = len, len += int32_t(tables.hx.size());
   if (cfg.placement == "random" && prm.pattern != PatternKind::Uniform) {
     prm.tr_rank = len, len += int32_t(N);
@@ -183,7 +179,7 @@ TrafficTables choose_pattern(const Topology& t, const EngineConfig& cfg, SimPara
 void fill_traffic_table(const EngineConfig& cfg, const SimParams& prm, const Sizes& sz, uint64_t seed,
                         const TrafficTables& tables, int32_t* tab) {
   const int32_t N = sz.N;
-  if (prm.pattern == PatternKind::Table) std::copy(tables.fixed.begin(), tables.fixed.end(), tab + prm.tr_perm);
+  if (!tables.fixed.empty()) std::copy(tables.fixed.begin(), tables.fixed.end(), tab + prm.tr_perm);
   if (prm.tr_hx >= 0) std::copy(tables.hx.begin(), tables.hx.end(), tab + prm.tr_hx);
   if (prm.pattern == PatternKind::RandPerm) {
     std::vector<int32_t> perm = seeded_permutation(N, seed, 1);

@@ -17,7 +17,7 @@ std::vector<std::string> pattern_names();
 
 // The tables a pattern fills once (the same for every replica).
 struct TrafficTables {
-  std::vector<int32_t> fixed;  // rank -> rank map (PatternKind::Table)
+  std::vector<int32_t> fixed;  // rank -> rank map (rule_table: worst-case, swap2, dcr)
   std::vector<int32_t> hx;     // urb: [D, T, widths[D], targeted[D]]
 };
 

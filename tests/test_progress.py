@@ -103,4 +103,4 @@ def test_saturate_and_check_deadlock_lines(monkeypatch, capsys):
     check_deadlock(small_dragonfly(routing={"algorithm": "valiant"}, router={"vcs": 3}),
                    progress=True)
     err = capsys.readouterr().err
-    assert "check-deadlock: routes: router pair 0/" in err and "ETA" in err
+    assert "check-deadlock: routes: source router 0/" in err and "ETA" in err

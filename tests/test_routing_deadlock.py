@@ -71,3 +71,46 @@ def test_cli_check_deadlock_exit_status(tmp_path, capsys):
     assert main(["check-deadlock", str(cfg), "--set", "routing.deadlock_avoidance=false",
                  "--set", "router.vcs=1"]) == 1
     assert "CYCLE" in capsys.readouterr().out
+
+
+def test_candidates_are_the_routings_own_choices():
+    # Table MIN (adaptive or not): at every router, toward every other router, the candidates
+    # are exactly the ports whose peer is one hop closer (the distance table), on the class of
+    # the hop count; DOR's are one port per hop.
+    import numpy as np
+    from flitsim import topology
+    from flitsim.config import normalize
+    from flitsim.deadlock import route_candidates
+    for routing in ({"algorithm": "min"}, {"algorithm": "min", "selection": "adaptive"}):
+        cfg = normalize({"topology": {"kind": "slimfly", "q": 5}, "router": {"vcs": 2}, "routing": routing})
+        t = topology.build(cfg)
+        dist = topology._distances(t)
+        c = route_candidates(cfg, t.num_routers)
+        onward = t.peer_port[c["out_port"]] >= 0
+        got = set(zip(c["router"][onward].tolist(), c["dst_router"][onward].tolist(), c["out_port"][onward].tolist()))
+        want = {(r, d, p) for r in range(t.num_routers) for d in range(t.num_routers) if r != d
+                for p in range(t.port_offset[r], t.port_offset[r + 1])
+                if t.peer_port[p] >= 0 and dist[t.port_router[t.peer_port[p]], d] == dist[r, d] - 1}
+        assert got == want
+    cfg = normalize({"topology": HX, "router": {"vcs": 1}, "routing": {"algorithm": "dor"}})
+    c = route_candidates(cfg, 16)
+    onward = c["dst_router"] != c["router"]  # (ejection: one port per destination node)
+    keys = list(zip(c["router"][onward].tolist(), c["in_port"][onward].tolist(), c["dst_router"][onward].tolist()))
+    assert len(keys) == len(set(keys)) > 0  # deterministic: one output per input and destination
+
+
+def test_a_routing_that_reads_the_destination_node_is_walked_for_every_node():
+    # D-mod-k (updown) picks the up port from the destination node, so nodes of one router
+    # leave the source on different ports: the enumeration walks each node (dst_node), and one
+    # input sees several outputs toward one destination router.
+    import collections
+    from flitsim import topology
+    from flitsim.config import normalize
+    from flitsim.deadlock import route_candidates
+    cfg = normalize({"topology": TREE, "router": {"vcs": 1}, "routing": {"algorithm": "updown"}})
+    t = topology.build(cfg)
+    c = route_candidates(cfg, t.num_routers)
+    onward = t.peer_port[c["out_port"]] >= 0
+    outs = collections.Counter(zip(c["router"][onward].tolist(), c["in_port"][onward].tolist(),
+                                   c["dst_router"][onward].tolist()))
+    assert max(outs.values()) > 1

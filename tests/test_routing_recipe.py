@@ -29,7 +29,7 @@ def test_every_registry_line_names_a_header_the_dispatch_includes():
 def test_the_example_routing_is_one_registry_line():
     ex = [r for r in _core.routings() if r["algorithm"] == "min-first"]
     assert len(ex) == 1 and ex[0]["header"] == "cuda/routing/table_min_first.cuh"
-    assert ex[0]["family"] == "Table" and ex[0]["routes"] == "minimal"
+    assert ex[0]["family"] == "Table" and ex[0]["candidates"] == "exact"
     assert "min-first" in ALGORITHMS
 
 
@@ -63,3 +63,7 @@ def test_the_example_routing_passes_the_deadlock_checker(topo):
     rep = check_deadlock({"topology": topo, "router": {"vcs": 4}, "routing": {"algorithm": "min-first"}})
     ref = check_deadlock({"topology": topo, "router": {"vcs": 4}, "routing": {"algorithm": "min"}})
     assert rep.acyclic and rep.classes == ref.classes and rep.edges > 0, rep.summary()
+    # The checker enumerates the routing's own code: one path per pair, so fewer dependencies
+    # than random minimal routing over the same classes (on Slim Fly every dependency of `min`
+    # also lies on some pair's single min-first path).
+    assert rep.edges < ref.edges if topo is not SF else rep.edges == ref.edges

@@ -28,15 +28,18 @@ namespace flitsim {
 #define FLITSIM_ROUTE_CALL_demand(fn) fn(s, rep, r, p)
 #define FLITSIM_ROUTE_CALL_snapshot(fn) fn(s, rep, r, p, snap_read_base(s, rep, t))
 
-FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pid, long long t) {
+// `branch`: the host's candidate enumeration (route_choice.cuh), null in every simulation.
+FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pid, long long t,
+                                    RouteBrancher* branch = nullptr) {
   PacketInfo p;
+  p.branch = branch;
   p.pid = pid;
   p.slot = s.pk(rep, pid);
   p.src_router = s.port_router[s.node_port[pid / s.sz.S]];
   p.dst_port = s.node_port[s.pk_dst[p.slot]];
   p.dst_router = s.port_router[p.dst_port];
   switch (s.prm.routing) {  // one case per registry line; no default, so none is forgotten
-#define FLITSIM_ROUTE_CASE(Kind, id, alg, family, header, route_fn, classes_fn, eject, sensing, table, routes) \
+#define FLITSIM_ROUTE_CASE(Kind, id, alg, family, header, route_fn, classes_fn, eject, sensing, table, candidates) \
   case RoutingKind::Kind:                                                                         \
     if (FLITSIM_EJECTS_AT_DEST_##eject && p.dst_router == r) return eject_choice(s, p);          \
     return FLITSIM_ROUTE_CALL_##sensing(route_fn);

@@ -86,8 +86,8 @@ FLITSIM_HD int df_choose_link(const SimView& s, int rep, int r, const PacketInfo
   const long long pair = (long long)(r / s.sz.df_a) * s.sz.df_G + tg;
   const int lo = s.df_gw_offset[pair], n = s.df_gw_offset[pair + 1] - lo;
   if (n == 1) return s.df_gw_ports[lo];
-  const int start = int(draw_below(route_draw(s, rep, p, kSaltDfLink + salt), uint32_t(n)));
-  if (s.prm.selection != Selection::Adaptive) return s.df_gw_ports[lo + start];
+  const int start = route_pick(s, rep, p, kSaltDfLink + salt, n);
+  if (s.prm.selection != Selection::Adaptive || branching(p)) return s.df_gw_ports[lo + start];  // enumeration: every link
   BestChoice best;
   for (int i = 0, k = start; i < n; ++i, k = next_mod(k, n)) {
     const int gp = s.df_gw_ports[lo + k];

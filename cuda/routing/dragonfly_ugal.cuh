@@ -100,7 +100,7 @@ FLITSIM_HD void df_ugal_decide(const SimView& s, int rep, int r, const PacketInf
   const bool hops = s.prm.ugal_cost == UgalCost::Hops;
   const UgalCandidate min{sensor.minimal(s, rep, r, p, min_gp), hops ? df_min_candidate_hops(s, r, min_gp, p, g == dg) : 0,
                           min_gp, -1};
-  df_commit_decision(s, p, ugal_select(s, min, [&](int j) {
+  df_commit_decision(s, p, ugal_select(s, p, min, [&](int j) {
     const DfIndirect c = df_draw_indirect(s, rep, r, p, g, dg, salt + 4 * j, link_salt + j);
     return UgalCandidate{sensor.indirect(s, rep, r, p, c), hops ? df_indirect_hops(s, r, c, p) : 0, c.gp, c.target,
                          c.usable};

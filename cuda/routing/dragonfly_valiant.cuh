@@ -30,7 +30,7 @@ constexpr int kSaltValiant = 0x10000;  // route_draw salts of the intermediate c
 // Intermediate group uniform over the groups other than g and dg (other than g if g = dg).
 FLITSIM_HD int df_draw_group(const SimView& s, int rep, const PacketInfo& p, int g, int dg, int salt) {
   const int lo = g < dg ? g : dg, hi = g < dg ? dg : g;
-  int ig = int(draw_below(route_draw(s, rep, p, salt), uint32_t(s.sz.df_G - (g == dg ? 1 : 2))));
+  int ig = route_pick(s, rep, p, salt, s.sz.df_G - (g == dg ? 1 : 2));
   if (ig >= lo) ++ig;
   if (hi != lo && ig >= hi) ++ig;
   return ig;
@@ -39,14 +39,14 @@ FLITSIM_HD int df_draw_group(const SimView& s, int rep, const PacketInfo& p, int
 // Phase-0 target for intermediate group ig: the group (VR) or a router of it drawn uniformly (VA).
 FLITSIM_HD int df_valiant_target(const SimView& s, int rep, const PacketInfo& p, int ig, int salt) {
   const int a = s.sz.df_a;
-  return s.prm.valiant_any ? ig * a + int(draw_below(route_draw(s, rep, p, salt), uint32_t(a))) : ig;
+  return s.prm.valiant_any ? ig * a + route_pick(s, rep, p, salt, a) : ig;
 }
 
 // routing.valiant = "node" (BookSim2's dragonfly UGAL): the router of a node drawn uniformly
 // from all N nodes; the route then runs as VA's toward that router (its group may be the
 // destination's). The caller routes minimally when it lies in the source group.
 FLITSIM_HD int df_draw_node_router(const SimView& s, int rep, const PacketInfo& p, int salt) {
-  const int n = int(draw_below(route_draw(s, rep, p, salt), uint32_t(s.sz.N)));
+  const int n = route_pick(s, rep, p, salt, s.sz.N);  // every node under enumeration
   return s.port_router[s.node_port[n]];
 }
 

@@ -28,6 +28,18 @@ FLITSIM_HD uint32_t mix32(uint32_t x) {  // murmur3 finaliser: a cheap, exact in
   return x ^ (x >> 16);
 }
 
+// The intermediate that routes DOR over (d, c) first: r's coordinates before d, c in d, r's
+// again where r and dst agree, and coord_of(e) in each later dimension e where they differ.
+template <class CoordOf>
+FLITSIM_HD int closad_intermediate(const Hx& hx, int r, int dst, int d, int c, const CoordOf& coord_of) {
+  int x = r + (c - hx.coord(r, d)) * hx.stride(d);
+  for (int e = d + 1; e < hx.dims(); ++e) {
+    if (hx.coord(r, e) == hx.coord(dst, e)) continue;
+    x += (coord_of(e) - hx.coord(r, e)) * hx.stride(e);
+  }
+  return x;
+}
+
 inline VcClasses classes_hyperx_closad(const ClassInputs&) { return {2}; }  // one per DOR phase
 
 FLITSIM_HD RouteChoice route_hyperx_closad(const SimView& s, int rep, int r, const PacketInfo& p) {
@@ -38,8 +50,9 @@ FLITSIM_HD RouteChoice route_hyperx_closad(const SimView& s, int rep, int r, con
     const int D = hx.dims(), dst = p.dst_router, H = hx.unaligned(r, dst);
     int d0 = 0;
     while (hx.coord(r, d0) == hx.coord(dst, d0)) ++d0;
-    const uint32_t u = route_draw(s, rep, p, 0x70000);
+    const uint32_t u = route_order_draw(s, rep, p, 0x70000);  // (intermediates re-drawn below when enumerating)
     BestChoice best;
+    best.enumerate(p);  // (enumeration: every offered port)
     {  // the minimal (DOR) output: its parallel ports from a random start
       const int base = hx.port(r, d0, hx.coord(dst, d0)), n = hx.trunk(d0);
       for (int i = 0, k = int(draw_below(u, uint32_t(n))); i < n; ++i, k = next_mod(k, n))
@@ -53,17 +66,21 @@ FLITSIM_HD RouteChoice route_hyperx_closad(const SimView& s, int rep, int r, con
         if (c == cur || (d == d0 && c == hx.coord(dst, d))) continue;
         // The intermediate that routes DOR over (d, c) first, random in later unaligned dimensions.
         uint32_t v = mix32(u ^ (uint32_t(d) * 0x9E3779B9u) ^ (uint32_t(c) * 0x7F4A7C15u));
-        int x = r + (c - cur) * hx.stride(d);
-        for (int e = d + 1; e < D; ++e) {
-          if (hx.coord(r, e) == hx.coord(dst, e)) continue;
+        const int x = closad_intermediate(hx, r, dst, d, c, [&](int e) {
           v = mix32(v + uint32_t(e));
-          x += (int(draw_below(v, uint32_t(hx.width(e)))) - hx.coord(r, e)) * hx.stride(e);
-        }
+          return int(draw_below(v, uint32_t(hx.width(e))));
+        });
         const int hops = hx.unaligned(r, x) + hx.unaligned(x, dst);
         const int base = hx.port(r, d, c);
         for (int k = 0; k < n; ++k)
           best.offer((long long)hops * (port_congestion(s, rep, base + k) + s.prm.ugal_offset), base + k, x, true);
       }
+    }
+    best.settle(p);
+    if (branching(p) && best.nonminimal) {  // enumeration: every coordinate the hash can draw
+      int d = 0;
+      while (hx.coord(best.aux, d) == hx.coord(r, d)) ++d;
+      best.aux = closad_intermediate(hx, r, dst, d, hx.coord(best.aux, d), [&](int e) { return p.branch->take(hx.width(e)); });
     }
     s.pk_route[p.slot] = 1 + best.aux;
     if (best.nonminimal) mark_nonminimal(s, p);

@@ -45,8 +45,9 @@ FLITSIM_HD int hx_weighted_choice(const SimView& s, int rep, const PacketInfo& p
                                   bool allow_deroute, unsigned long long deroute_mask, int* deroute_dim) {
   const Hx hx = hyperx(s);
   const int D = hx.dims(), hops = hx.unaligned(r, dst);
-  const uint32_t u = route_draw(s, rep, p, 0x60000 + s.pk_hops[p.slot]);
+  const uint32_t u = route_order_draw(s, rep, p, 0x60000 + s.pk_hops[p.slot]);
   BestChoice best;
+  best.enumerate(p);  // (enumeration: every offered output)
   for (int pass = 0; pass < 2; ++pass) {  // minimal outputs first, then deroutes
     if (pass == 1 && !allow_deroute) break;
     const int d0 = int(draw_below(u, uint32_t(D)));
@@ -66,6 +67,7 @@ FLITSIM_HD int hx_weighted_choice(const SimView& s, int rep, const PacketInfo& p
       }
     }
   }
+  best.settle(p);
   *deroute_dim = best.nonminimal ? best.aux : -1;
   return best.port;
 }

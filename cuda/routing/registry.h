@@ -3,7 +3,7 @@
 // choice and validation (host/routing_choice.cpp), and _core.routings(), which the Python
 // front end (config.py, deadlock.py) reads instead of restating it.
 //
-// X(Kind, id, algorithm, family, header, route_fn, classes_fn, eject, sensing, table, routes)
+// X(Kind, id, algorithm, family, header, route_fn, classes_fn, eject, sensing, table, candidates)
 //   Kind        RoutingKind enumerator; id its stable value (recorded nowhere, kept for logs)
 //   algorithm   routing.algorithm name; unique per topology (a family picks among equal names)
 //   family      the topologies it runs on (RoutingFamily): Dragonfly (dragonflies with gateway
@@ -18,43 +18,49 @@
 //               double-buffered congestion snapshot, routing/snapshot.cuh)
 //   table       what the host builds into rt_table: none | hx_coords (hyperx_common.cuh) |
 //               terminal_routers (Valiant intermediates) | df_groups (dragonfly, >= 3 groups)
-//   routes      the route set the deadlock checker (flitsim/deadlock.py) enumerates for it,
-//               per family: minimal | valiant | minimal_valiant (UGAL: both) | par | dor |
-//               closad | dimwar | omniwar. A routing whose routes (with its VC classes) are a
-//               subset of a model's is checked by that model.
+//   candidates  how the deadlock checker learns the routing's outputs: exact = enumerated from
+//               this very route function compiled on the host (host/route_candidates.cpp:
+//               every choice point lists all its candidates instead of selecting one, see
+//               route_choice.cuh), so every output the routing can produce for some congestion
+//               and random draw is listed and no other. (No routing needs another value today;
+//               one whose choices cannot be enumerated would say so here and in deadlock.py.)
 //
 // Adding a routing: write its header (route function, and a classes function unless it reuses
-// one), include it in dispatch.cuh and add one line here (example: table_min_first.cuh).
+// one), include it in dispatch.cuh and add one line here (example: table_min_first.cuh). Make
+// random choices with route_pick, adaptive ones with the selections of route_choice.cuh
+// (pick_parallel, table_min_toward, BestChoice with enumerate/settle, ugal_select) and read
+// the destination node with dst_node: then `exact` holds (the enumeration refuses a routing
+// that draws with route_draw).
 #pragma once
 
 #define FLITSIM_ROUTINGS(X) \
   X(DragonflyMin, 0, "min", Dragonfly, "dragonfly_min.cuh", route_dragonfly_min, \
-    classes_dragonfly_min, dest, none, none, minimal) \
+    classes_dragonfly_min, dest, none, none, exact) \
   X(DragonflyValiant, 2, "valiant", Dragonfly, "dragonfly_valiant.cuh", route_dragonfly_valiant, \
-    classes_dragonfly_valiant, self, none, df_groups, valiant) \
+    classes_dragonfly_valiant, self, none, df_groups, exact) \
   X(DragonflyUgal, 4, "ugal", Dragonfly, "dragonfly_ugal.cuh", route_dragonfly_ugal, \
-    classes_dragonfly_valiant, self, demand, df_groups, minimal_valiant) \
+    classes_dragonfly_valiant, self, demand, df_groups, exact) \
   X(DragonflyUgalG, 11, "ugal-g", Dragonfly, "dragonfly_ugalg.cuh", route_dragonfly_ugalg, \
-    classes_dragonfly_valiant, self, snapshot, df_groups, minimal_valiant) \
+    classes_dragonfly_valiant, self, snapshot, df_groups, exact) \
   X(DragonflyPar, 13, "par", Dragonfly, "dragonfly_par.cuh", route_dragonfly_par, \
-    classes_dragonfly_par, self, demand, df_groups, par) \
+    classes_dragonfly_par, self, demand, df_groups, exact) \
   X(TableMin, 1, "min", Table, "table_min.cuh", route_table_min, \
-    classes_table_min, dest, none, none, minimal) \
+    classes_table_min, dest, none, none, exact) \
   X(TableMinFirst, 14, "min-first", Table, "table_min_first.cuh", route_table_min_first, \
-    classes_table_min, dest, none, none, minimal) \
+    classes_table_min, dest, none, none, exact) \
   X(TableValiant, 3, "valiant", Table, "table_valiant.cuh", route_table_valiant, \
-    classes_table_valiant, self, none, terminal_routers, valiant) \
+    classes_table_valiant, self, none, terminal_routers, exact) \
   X(TableUgal, 5, "ugal", Table, "table_ugal.cuh", route_table_ugal, \
-    classes_table_valiant, self, demand, terminal_routers, minimal_valiant) \
+    classes_table_valiant, self, demand, terminal_routers, exact) \
   X(TableUgalG, 12, "ugal-g", Table, "table_ugalg.cuh", route_table_ugalg, \
-    classes_table_valiant, self, snapshot, terminal_routers, minimal_valiant) \
+    classes_table_valiant, self, snapshot, terminal_routers, exact) \
   X(HyperxDor, 6, "dor", Hyperx, "hyperx_dor.cuh", route_hyperx_dor, \
-    classes_hyperx_dor, dest, none, hx_coords, dor) \
+    classes_hyperx_dor, dest, none, hx_coords, exact) \
   X(HyperxClosAd, 7, "clos-ad", Hyperx, "hyperx_closad.cuh", route_hyperx_closad, \
-    classes_hyperx_closad, self, demand, hx_coords, closad) \
+    classes_hyperx_closad, self, demand, hx_coords, exact) \
   X(HyperxDimWar, 8, "dimwar", Hyperx, "hyperx_dimwar.cuh", route_hyperx_dimwar, \
-    classes_hyperx_dimwar, dest, demand, hx_coords, dimwar) \
+    classes_hyperx_dimwar, dest, demand, hx_coords, exact) \
   X(HyperxOmniWar, 9, "omniwar", Hyperx, "hyperx_omniwar.cuh", route_hyperx_omniwar, \
-    classes_hyperx_omniwar, dest, demand, hx_coords, omniwar) \
+    classes_hyperx_omniwar, dest, demand, hx_coords, exact) \
   X(UpDown, 10, "updown", Tree, "updown.cuh", route_updown, \
-    classes_table_min, dest, none, none, minimal)
+    classes_table_min, dest, none, none, exact)

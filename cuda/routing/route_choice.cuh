@@ -26,6 +26,29 @@ struct RouteChoice {
   int32_t vc_hi;
 };
 
+// Candidate enumeration (host only: host/route_candidates.cpp, the deadlock checker). A routing
+// decides in two kinds of choice points: random picks (route_pick) and adaptive selections
+// among candidates (pick_parallel, table_min_toward, BestChoice, ugal_select). When a packet
+// carries a brancher, every choice point takes the index its script names instead of drawing
+// or selecting, so replaying the routing function over every script lists all outputs the
+// routing can produce, from the routing's own code: the candidates are generated exactly as on
+// the device, only the selection among them is replaced by "each one in turn".
+struct RouteBrancher {
+  static constexpr int kMaxChoices = 24;
+  int script[kMaxChoices];  // the index to take at each choice point of this replay
+  int width[kMaxChoices];   // how many candidates each choice point offered
+  int depth = 0;            // choice points passed in this replay
+  int scripted = 0;         // choice points with a scripted index (the rest take 0)
+  int raw_draws = 0;        // route_draw calls in this replay: random choices not enumerated
+  bool dst_node_read = false;  // the routing read the destination node (dst_node), not only its router
+  FLITSIM_HD int take(int n) {
+    if (depth >= kMaxChoices) return ++depth, 0;  // the enumerator reports the overflow
+    const int k = depth < scripted ? script[depth] : 0;
+    width[depth++] = n;
+    return k;
+  }
+};
+
 // The packet facts routing functions read, gathered once per head flit.
 struct PacketInfo {
   int32_t pid;
@@ -33,7 +56,18 @@ struct PacketInfo {
   int32_t src_router;
   int32_t dst_router;
   int32_t dst_port;    // terminal port of the destination node
+  RouteBrancher* branch = nullptr;  // set only by the host's candidate enumeration
 };
+
+// True while the host enumerates candidates; always false in device code.
+FLITSIM_HD bool branching(const PacketInfo& p) {
+#ifdef __CUDA_ARCH__
+  (void)p;
+  return false;
+#else
+  return p.branch != nullptr;
+#endif
+}
 
 FLITSIM_HD RouteChoice route_in_class(const SimView& s, int32_t port, int cls) {
   return RouteChoice{port, s.class_vc_lo(cls), s.class_vc_hi(cls)};
@@ -47,6 +81,16 @@ FLITSIM_HD RouteChoice eject_choice(const SimView& s, const PacketInfo& p) {
   return RouteChoice{p.dst_port, 0, s.sz.V};
 }
 
+// The destination node itself (routings that need more than its router, e.g. D-mod-k). Read
+// it only through here: the candidate enumeration then walks every node of the destination
+// router instead of one.
+FLITSIM_HD int32_t dst_node(const SimView& s, const PacketInfo& p) {
+#ifndef __CUDA_ARCH__
+  if (p.branch) p.branch->dst_node_read = true;
+#endif
+  return s.pk_dst[p.slot];
+}
+
 // Marks a packet its router sends on a non-minimal route; sinks count marked measured packets.
 FLITSIM_HD void mark_nonminimal(const SimView& s, const PacketInfo& p) { s.pk_nonminimal[p.slot] = 1; }
 
@@ -57,9 +101,26 @@ FLITSIM_HD int free_credits(const SimView& s, int rep, int gp, int lo, int hi) {
   return c;
 }
 
-// A per-packet, per-hop random draw (keyed by the packet's creation so reused ids differ).
-FLITSIM_HD uint32_t route_draw(const SimView& s, int rep, const PacketInfo& p, int salt) {
+// A per-packet, per-hop random draw (keyed by the packet's creation so reused ids differ), for
+// the order in which a selection that is itself enumerated (BestChoice) visits its candidates.
+FLITSIM_HD uint32_t route_order_draw(const SimView& s, int rep, const PacketInfo& p, int salt) {
   return draw32(s.rep_seed[rep], uint32_t(p.pid), s.pk_create[p.slot], kRngRoute, uint32_t(salt));
+}
+
+// The same draw for any other use. A random choice made from it is invisible to the candidate
+// enumeration, which therefore refuses a routing that calls it while enumerating: make random
+// choices with route_pick.
+FLITSIM_HD uint32_t route_draw(const SimView& s, int rep, const PacketInfo& p, int salt) {
+#ifndef __CUDA_ARCH__
+  if (p.branch) ++p.branch->raw_draws;
+#endif
+  return route_order_draw(s, rep, p, salt);
+}
+
+// A random index in [0, n) (0 if n ≤ 0), keyed like route_draw; under enumeration, every index.
+FLITSIM_HD int route_pick(const SimView& s, int rep, const PacketInfo& p, int salt, int n) {
+  if (branching(p)) return n > 0 ? p.branch->take(n) : 0;
+  return int(draw_below(route_draw(s, rep, p, salt), uint32_t(n)));
 }
 
 // Downstream occupancy of output port gp: flits sent into the next router's input buffers
@@ -85,8 +146,8 @@ FLITSIM_HD int port_congestion(const SimView& s, int rep, int gp) {
 FLITSIM_HD int pick_parallel(const SimView& s, int rep, const PacketInfo& p, int base, int n, int lo, int hi,
                              int salt) {
   if (n <= 1) return base;
-  const int start = int(draw_below(route_draw(s, rep, p, salt), uint32_t(n)));
-  if (s.prm.selection != Selection::Adaptive) return base + start;
+  const int start = route_pick(s, rep, p, salt, n);
+  if (s.prm.selection != Selection::Adaptive || branching(p)) return base + start;  // enumeration: every port
   int best = base + start, best_credits = -1;
   for (int i = 0, k = start; i < n; ++i, k = next_mod(k, n)) {
     const int c = free_credits(s, rep, base + k, lo, hi);
@@ -97,14 +158,45 @@ FLITSIM_HD int pick_parallel(const SimView& s, int rep, const PacketInfo& p, int
 
 // Keeps the candidate with the smallest weight; ties keep the earlier one, so callers offer
 // the preferred kind first (minimal before non-minimal) and start each kind at a random
-// position (no output is favoured).
+// position (no output is favoured). Under enumeration (enumerate(p) before the offers,
+// settle(p) after them, host only) the offer the brancher's script names wins instead, so
+// every offered candidate is listed; offers must then not contain choice points themselves.
 struct BestChoice {
   long long weight = -1;
   int32_t port = -1, aux = -1;
   bool nonminimal = false;
+#ifndef __CUDA_ARCH__
+  int pick = -1, offers = 0;  // enumeration: the offer that wins, and the offers so far
+#endif
   FLITSIM_HD void offer(long long w, int32_t gp, int32_t x, bool nonmin) {
+#ifndef __CUDA_ARCH__
+    if (pick >= 0) {
+      if (offers++ == pick) weight = w, port = gp, aux = x, nonminimal = nonmin;
+      return;
+    }
+#endif
     if (weight < 0 || w < weight) weight = w, port = gp, aux = x, nonminimal = nonmin;
   }
+  // Enumeration: reserves this selection's choice point (its width is known after the offers).
+  FLITSIM_HD void enumerate(const PacketInfo& p) {
+#ifndef __CUDA_ARCH__
+    if (!p.branch) return;
+    slot_ = p.branch->depth;
+    pick = p.branch->take(1);
+#else
+    (void)p;
+#endif
+  }
+  FLITSIM_HD void settle(const PacketInfo& p) {
+#ifndef __CUDA_ARCH__
+    if (p.branch && slot_ < RouteBrancher::kMaxChoices) p.branch->width[slot_] = offers;
+#else
+    (void)p;
+#endif
+  }
+#ifndef __CUDA_ARCH__
+  int slot_ = RouteBrancher::kMaxChoices;
+#endif
 };
 
 }  // namespace flitsim

@@ -22,7 +22,7 @@ FLITSIM_HD RouteChoice table_min_toward(const SimView& s, int rep, int r, const 
     const int q = s.peer_port[gp];
     count += q >= 0 && s.dist[s.port_router[q] * R + target] == d - 1;
   }
-  if (s.prm.selection == Selection::Adaptive) {  // most free credits; ties: first after a random start
+  if (s.prm.selection == Selection::Adaptive && !branching(p)) {  // most free credits; ties: first after a random start
     const int p0 = s.port_offset[r], n = s.port_offset[r + 1] - p0;
     const int start = count > 1 ? int(draw_below(route_draw(s, rep, p, salt), uint32_t(n))) : 0;
     for (int i = 0, k = start; i < n; ++i, k = next_mod(k, n)) {
@@ -32,7 +32,7 @@ FLITSIM_HD RouteChoice table_min_toward(const SimView& s, int rep, int r, const 
       if (c > best_credits) best = gp, best_credits = c;
     }
   } else {
-    int pick = int(draw_below(route_draw(s, rep, p, salt), uint32_t(count)));
+    int pick = route_pick(s, rep, p, salt, count);  // (enumeration: every minimal port)
     for (int gp = s.port_offset[r];; ++gp) {
       const int q = s.peer_port[gp];
       if (q < 0 || s.dist[s.port_router[q] * R + target] != d - 1) continue;

@@ -3,7 +3,7 @@
 // depends only on its source and destination (a baseline without path diversity, and the
 // worked example of README's "add a routing" recipe: this file plus one registry line).
 // Deadlock avoidance: table_min's distance classes (hop k on class min(k, C − 1)); its routes
-// are a subset of table_min's, so the deadlock checker's minimal-routes model covers them.
+// are a subset of table_min's (the deadlock checker enumerates them from this function).
 #pragma once
 #include "table_min.cuh"
 

@@ -23,6 +23,10 @@ constexpr int kSaltTableUgalG = 0x60000;  // + candidate: first-hop tie breaks
 // `live` r is the deciding router and its own ports count live; otherwise all from the snapshot.
 FLITSIM_HD int table_snap_path(const SimView& s, int rep, const PacketInfo& p, long long base, int r, int target,
                                int salt, bool live, int* first) {
+  if (branching(p)) {  // enumeration: the greedy first hop may be any minimal port (live queues)
+    if (live) *first = table_min_toward(s, rep, r, p, target, 0, salt).port;
+    return 0;
+  }
   const long long R = s.sz.dist_R;
   int q = 0;
   for (int x = r; x != target;) {

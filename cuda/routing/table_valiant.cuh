@@ -31,7 +31,7 @@ FLITSIM_HD int table_valiant_draw(const SimView& s, int rep, int r, const Packet
     const int t = e0;
     e0 = e1, e1 = t;
   }
-  int k = int(draw_below(route_draw(s, rep, p, salt), uint32_t(m - 2)));
+  int k = route_pick(s, rep, p, salt, m - 2);
   if (k >= e0) ++k;
   if (k >= e1) ++k;
   return s.rt_table[k];
@@ -42,7 +42,7 @@ FLITSIM_HD int table_valiant_draw(const SimView& s, int rep, int r, const Packet
 // packet routes minimally (phase 1 from the start), and a phase-0 route that meets the
 // destination router ejects there. Both keep block 0 before block 1: still acyclic.
 FLITSIM_HD int table_node_router(const SimView& s, int rep, const PacketInfo& p, int salt) {
-  const int n = int(draw_below(route_draw(s, rep, p, salt), uint32_t(s.sz.N)));
+  const int n = route_pick(s, rep, p, salt, s.sz.N);  // every node under enumeration
   return s.port_router[s.node_port[n]];
 }
 

@@ -49,10 +49,24 @@ struct UgalCandidate {
 
 // Selection: the minimal candidate against routing.n_indirect indirect ones, `indirect(j)`
 // generating and sensing the j-th, by the cost rule (ties stay minimal); while the minimal
-// queue is below routing.threshold no indirect candidate is generated.
+// queue is below routing.threshold no indirect candidate is generated. Under enumeration
+// (route_choice.cuh) either kind may win — the minimal candidate (an empty minimal queue), or
+// an indirect one (a full one) — and the first indirect candidate stands for all of them: each
+// is drawn from the same set, only with its own salt.
 template <class Indirect>
-FLITSIM_HD BestChoice ugal_select(const SimView& s, const UgalCandidate& min, const Indirect& indirect) {
+FLITSIM_HD BestChoice ugal_select(const SimView& s, const PacketInfo& p, const UgalCandidate& min,
+                                  const Indirect& indirect) {
   BestChoice best;
+  if (branching(p)) {
+    if (s.prm.n_indirect > 0 && p.branch->take(2) == 1) {
+      const UgalCandidate c = indirect(0);
+      if (c.usable) best.offer(0, c.port, c.aux, true);
+      else best.offer(0, min.port, min.aux, false);  // not offered (valiant = "node"): minimal
+    } else {
+      best.offer(0, min.port, min.aux, false);
+    }
+    return best;
+  }
   best.offer(ugal_min_cost(s, min.q, min.hops), min.port, min.aux, false);
   if (!ugal_below_threshold(s, min.q))
     for (int j = 0; j < s.prm.n_indirect; ++j) {

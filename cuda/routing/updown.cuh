@@ -28,7 +28,7 @@ FLITSIM_HD RouteChoice route_updown(const SimView& s, int rep, int r, const Pack
     n += q >= 0 && s.dist[s.port_router[q] * R + p.dst_router] == d - 1;
   }
   const int32_t prod = s.pk_route[p.slot] > 0 ? s.pk_route[p.slot] : 1;
-  int pick = int((long long)s.pk_dst[p.slot] / prod % n);
+  int pick = int((long long)dst_node(s, p) / prod % n);
   if (n > 1) s.pk_route[p.slot] = prod * n;
   for (int gp = s.port_offset[r];; ++gp) {
     const int q = s.peer_port[gp];

@@ -85,29 +85,49 @@ FLITSIM_HD int pat_urb(int k, const int32_t* hx, uint64_t seed, uint32_t n, long
   return dst + T * d;
 }
 
+// The registry's device rules (traffic/registry.h): one signature, so the dispatch below is
+// generated from the registry. What a rule may read:
+struct PatternArgs {
+  const SimView& s;
+  int rep, n;          // replica, source node
+  long long c;         // creation cycle
+  int k;               // source rank
+  const int32_t* tab;  // the replica's traffic table
+  uint32_t u;          // the node's destination draw
+};
+FLITSIM_HD int rule_uniform(const PatternArgs& a) { return pat_uniform(a.k, a.s.sz.N, a.u); }
+FLITSIM_HD int rule_bitcomp(const PatternArgs& a) { return pat_bitcomp(a.k, a.s.sz.N); }
+FLITSIM_HD int rule_bitrev(const PatternArgs& a) { return pat_bitrev(a.k, a.s.prm.pat_bits); }
+FLITSIM_HD int rule_transpose(const PatternArgs& a) { return pat_transpose(a.k, a.s.prm.pat_bits); }
+FLITSIM_HD int rule_shuffle(const PatternArgs& a) { return pat_shuffle(a.k, a.s.prm.pat_bits); }
+// Shift, tornado, neighbor and group-shift: a shift the host reduced into [0, N).
+FLITSIM_HD int rule_shift(const PatternArgs& a) { return pat_shift(a.k, a.s.sz.N, a.s.prm.pat_shift); }
+// A rank -> rank map at tr_perm: the replica's random permutation, or a fixed map the host
+// computed (worst-case, swap2, dcr).
+FLITSIM_HD int rule_table(const PatternArgs& a) { return pat_randperm(a.k, a.tab + a.s.prm.tr_perm); }
+FLITSIM_HD int rule_hotspot(const PatternArgs& a) {
+  return pat_hotspot(a.s.prm, a.k, a.s.sz.N, a.tab + a.s.prm.tr_hot, a.u,
+                     draw32(a.s.rep_seed[a.rep], uint32_t(a.n), a.c, kRngDest, 1));
+}
+FLITSIM_HD int rule_urb(const PatternArgs& a) {
+  return pat_urb(a.k, a.tab + a.s.prm.tr_hx, a.s.rep_seed[a.rep], uint32_t(a.n), a.c);
+}
+// BookSim2's conventions (docs/traffic.md): uniform over all N ranks, the source included
+// (traffic.self = true selects it), and a random rank of the next group (bad-dragon).
+FLITSIM_HD int rule_uniform_self(const PatternArgs& a) { return pat_uniform_self(a.s.sz.N, a.u); }
+FLITSIM_HD int rule_bad_dragon(const PatternArgs& a) { return pat_bad_dragon(a.k, a.s.sz.N, a.s.prm.pat_group, a.u); }
+
 // Destination rank of source rank k of node n (replica rep) for a packet created at cycle c;
-// u is the node's destination draw. One case per PatternKind and no default: with
-// -Werror=switch a kind without a case fails to compile instead of falling back to uniform.
+// u is the node's destination draw. One case per registry line and no default (-Werror=switch:
+// the switch over PatternKind is generated from the list the enum is, so a kind cannot lack its
+// case, and a line naming a rule that does not exist fails to compile).
 FLITSIM_HD int pattern_rank(const SimView& s, int rep, int n, long long c, int k, const int32_t* tab, uint32_t u) {
-  const SimParams& prm = s.prm;
-  const int N = s.sz.N;
-  switch (prm.pattern) {
-    case PatternKind::Uniform: return pat_uniform(k, N, u);
-    case PatternKind::BitComp: return pat_bitcomp(k, N);
-    case PatternKind::BitRev: return pat_bitrev(k, prm.pat_bits);
-    case PatternKind::Transpose: return pat_transpose(k, prm.pat_bits);
-    case PatternKind::Shuffle: return pat_shuffle(k, prm.pat_bits);
-    case PatternKind::Tornado:
-    case PatternKind::Neighbor:
-    case PatternKind::Shift:
-    case PatternKind::GroupShift: return pat_shift(k, N, prm.pat_shift);
-    case PatternKind::RandPerm:
-    case PatternKind::Table: return pat_randperm(k, tab + prm.tr_perm);
-    case PatternKind::Hotspot:
-      return pat_hotspot(prm, k, N, tab + prm.tr_hot, u, draw32(s.rep_seed[rep], uint32_t(n), c, kRngDest, 1));
-    case PatternKind::Urb: return pat_urb(k, tab + prm.tr_hx, s.rep_seed[rep], uint32_t(n), c);
-    case PatternKind::UniformSelf: return pat_uniform_self(N, u);
-    case PatternKind::BadDragon: return pat_bad_dragon(k, N, prm.pat_group, u);
+  const PatternArgs a{s, rep, n, c, k, tab, u};
+  switch (s.prm.pattern) {
+#define FLITSIM_PATTERN_CASE(Kind, id, name, rule, setup, dims) \
+  case PatternKind::Kind: return rule(a);
+    FLITSIM_PATTERNS(FLITSIM_PATTERN_CASE)
+#undef FLITSIM_PATTERN_CASE
   }
   return -1;  // unreachable: every kind has a case
 }

@@ -1,5 +1,7 @@
-"""Closed-loop message workloads: per-rank programs (program.py), motifs (motifs.py), jobs and
-placement (placement.py), runs (run.py) and the network-noise study (noise.py).
+"""Closed-loop message workloads: per-rank programs (program.py), motifs (motifs.py: regular
+patterns and collectives; proxy_apps.py: the papers' random communicators and proxy
+applications; motif_table.py: the table that selects them), jobs and placement (placement.py),
+runs (run.py) and the network-noise study (noise.py).
 
 A **program** gives every rank of a job a list of **steps**. A step sends messages
 (destination rank, size in bytes; non-blocking, queued at the node's network interface in
@@ -25,10 +27,10 @@ proxy applications (``pairs``, ``spread``, ``umesh``, ``milc``, ``pf3d``, ``qbox
 """
 from __future__ import annotations
 
-from .motifs import (ALLREDUCE, DEFAULT_BYTES, MOTIF_BUILDERS, MOTIFS, RANDOM_MOTIFS, allreduce_dissemination,
-                     allreduce_recursive_doubling, allreduce_ring, alltoall, bcast, build_motif, milc,
-                     most_cubic, nn3d, pairs, perturbation, pf3d, qbox, random_derangement, reduce, spread,
-                     stencil27, umesh)
+from .motif_table import DEFAULT_BYTES, MOTIF_BUILDERS, MOTIFS, RANDOM_MOTIFS, build_motif
+from .motifs import (ALLREDUCE, allreduce_dissemination, allreduce_recursive_doubling, allreduce_ring, alltoall,
+                     bcast, most_cubic, nn3d, reduce, stencil27)
+from .proxy_apps import milc, pairs, perturbation, pf3d, qbox, random_derangement, spread, umesh
 from .noise import NoiseResult, run_noise
 from .placement import build_replica, compile_inputs, job_ranks, place_jobs
 from .program import Program, WorkloadError, load_program, match, program_from_json, program_rounds

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .motifs import RANDOM_MOTIFS, build_motif
+from .motif_table import RANDOM_MOTIFS, build_motif
 from .program import _I64, Program, WorkloadError, load_program
 
 

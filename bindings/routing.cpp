@@ -1,0 +1,111 @@
+// Python bindings of the routing registry and what derives from it: the [routing] key table,
+// the registry lines, the routing a configuration runs, and every output a routing can choose
+// (the deadlock checker's input, host/route_candidates.cpp).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "convert.hpp"
+#include "host/route_candidates.hpp"
+#include "host/routing_choice.hpp"
+#include "host/routing_keys.hpp"
+
+namespace py = pybind11;
+using namespace flitsim;
+
+namespace flitsim::bindings {
+
+void bind_routing(py::module_& m) {
+  m.def(
+      "routing_keys",
+      []() {
+        // The [routing] key table (host/routing_keys.cpp): type, default, bounds, choices.
+        py::list out;
+        for (const KeySpec& k : routing_keys()) {
+          py::dict d;
+          d["name"] = k.name;
+          d["read_by"] = k.read_by, d["doc"] = k.doc, d["filled"] = k.filled;
+          switch (k.type) {
+            case KeyType::Int:
+              d["type"] = "int", d["lo"] = int64_t(k.lo), d["hi"] = int64_t(k.hi);
+              d["default"] = k.def == kUnset ? py::object(py::none()) : py::object(py::int_(int64_t(k.def)));
+              break;
+            case KeyType::Float:
+              d["type"] = "float", d["lo"] = k.lo, d["hi"] = k.hi, d["default"] = k.def;
+              break;
+            case KeyType::Bool: d["type"] = "bool", d["default"] = k.def != 0; break;
+            case KeyType::Choice:
+              d["type"] = "choice", d["choices"] = k.choices;
+              d["default"] = *k.def_choice ? py::object(py::str(k.def_choice)) : py::object(py::none());
+              break;
+          }
+          out.append(d);
+        }
+        return out;
+      },
+      "The [routing] keys: type, default (None: the engine picks), bounds, choices, readers.");
+  m.def(
+      "routings",
+      []() {
+        // The routing registry (cuda/routing/registry.h), one dict per routing function.
+        py::list out;
+        for (const RoutingInfo& i : routing_registry()) {
+          py::dict d;
+          d["kind"] = i.kind_name, d["id"] = int(i.kind), d["algorithm"] = i.algorithm, d["family"] = i.family;
+          d["header"] = std::string("cuda/routing/") + i.header, d["eject"] = i.eject, d["sensing"] = i.sensing;
+          d["table"] = i.table, d["candidates"] = i.candidates;
+          out.append(d);
+        }
+        return out;
+      },
+      "The routing registry: kind, algorithm name, topology family, header, ejection, sensing, host table.");
+  m.def(
+      "routing_setup",
+      [](const py::dict& cfg) {
+        // The engine's routing choice for a configuration: the registry line and its VC classes.
+        const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
+        const EngineConfig ec = engine_config_of(cfg);
+        const HostState h = make_initial_state(topo, ec);
+        const RoutingInfo& i = routing_info(h.prm.routing);
+        py::dict d;
+        d["kind"] = i.kind_name, d["algorithm"] = i.algorithm, d["family"] = i.family, d["candidates"] = i.candidates;
+        d["vc_classes"] = h.prm.vc_classes, d["phase_classes"] = h.prm.phase_classes;
+        d["valiant_any"] = h.prm.valiant_any;
+        return d;
+      },
+      py::arg("config"), "The routing the engine runs for a configuration and its VC classes.");
+  m.def(
+      "route_candidates",
+      [](const py::dict& cfg, const std::vector<int32_t>& sources) {
+        // Every (router, input port, input VC range, destination router) -> (output port, output
+        // VC range) the routing can produce, enumerated from its own code (host/route_candidates.cpp).
+        const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
+        const EngineConfig ec = engine_config_of(cfg);
+        RouteCandidates rc;
+        {
+          py::gil_scoped_release release;
+          rc = enumerate_route_candidates(topo, ec, sources);
+        }
+        py::dict d;
+        const py::ssize_t n = py::ssize_t(rc.rows.size());
+#define FLITSIM_CANDIDATE_COLUMN(field)                                            \
+  {                                                                                \
+    py::array_t<int32_t> a(n);                                                     \
+    auto v = a.mutable_unchecked<1>();                                             \
+    for (py::ssize_t i = 0; i < n; ++i) v(i) = rc.rows[size_t(i)].field;           \
+    d[#field] = a;                                                                 \
+  }
+        FLITSIM_CANDIDATE_COLUMN(router) FLITSIM_CANDIDATE_COLUMN(in_port) FLITSIM_CANDIDATE_COLUMN(in_vc_lo)
+        FLITSIM_CANDIDATE_COLUMN(in_vc_hi) FLITSIM_CANDIDATE_COLUMN(dst_router) FLITSIM_CANDIDATE_COLUMN(out_port)
+        FLITSIM_CANDIDATE_COLUMN(out_vc_lo) FLITSIM_CANDIDATE_COLUMN(out_vc_hi)
+#undef FLITSIM_CANDIDATE_COLUMN
+        d["states"] = rc.states, d["replays"] = rc.replays;
+        return d;
+      },
+      py::arg("config"), py::arg("sources") = std::vector<int32_t>{},
+      "Every output the configured routing can choose, per (router, input port, input VC range, "
+      "destination router), from the routing's own code compiled on the host; packets from the "
+      "routers in `sources` (default: all).");
+}
+
+}  // namespace flitsim::bindings
