@@ -20,6 +20,9 @@ ACYCLIC = [
     (HX3, "dimwar", 2, {}), (HX3, "omniwar", 5, {"deroutes": 2, "multi_deroute": False}), (HX, "min", 2, {}),
     (HX, "valiant", 4, {}), (TREE, "updown", 1, {}), (TREE, "ugal", 2, {}), ({"kind": "mlfm", "h": 3}, "valiant", 2, {}),
     ({"kind": "slimfly", "q": 5}, "ugal", 4, {}), ({"kind": "oft", "k": 4}, "min", 1, {}),
+    # BookSim2's intermediates (routing.valiant = "node"): every node's router is enumerated
+    (DF, "valiant", 4, {"valiant": "node"}), (DF, "ugal", 4, {"valiant": "node"}),
+    (HX, "valiant", 4, {"valiant": "node"}), (HX, "ugal", 4, {"valiant": "node"}),
 ]
 
 
