@@ -9,7 +9,7 @@
 #include "host/backend.hpp"
 #include "host/driver.hpp"
 #include "host/engine_keys.hpp"
-#include "host/router_buffering.hpp"
+#include "host/router_presets.hpp"
 #include "host/state_memory.hpp"
 #include "host/traffic_choice.hpp"
 #include "host/topology.hpp"
@@ -316,9 +316,9 @@ PYBIND11_MODULE(_core, m) {
       py::arg("config"), py::arg("replicas") = 1, "Bytes of every state array for a configuration.");
   m.def(
       "router_presets",
-      [] {  // router_buffering.cpp: the presets that are a set of [router] keys
+      [] {  // router_presets.cpp
         py::dict out;
-        for (const RouterPreset& p : router_key_presets()) {
+        for (const RouterPreset& p : router_presets()) {
           py::dict keys;
           for (const PresetKey& k : p.keys)
             keys[py::str(k.key)] = k.is_int ? py::object(py::int_(k.int_value)) : py::object(py::str(k.str_value));
@@ -326,7 +326,7 @@ PYBIND11_MODULE(_core, m) {
         }
         return out;
       },
-      "router.preset name -> {key: value} for the presets that are a plain set of [router] keys.");
+      "router.preset name -> {key: value}, every preset (router_presets.cpp).");
   m.def(
       "engine_int_keys",
       [] {

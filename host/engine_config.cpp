@@ -6,15 +6,15 @@
 
 #include "engine_keys.hpp"
 #include "router_buffering.hpp"
+#include "router_presets.hpp"
 #include "routing_keys.hpp"
 
 
 namespace flitsim {
 
 // router.sw_allocator, vc_allocator, alloc_iterations and sa_iterations (README "The model",
-// docs/configuration.md). `booksim`: router.preset = "booksim" (BookSim2's iq defaults:
-// separable input-first allocators, one iteration).
-static void parse_allocators(const Params& router, bool booksim, EngineConfig& c) {
+// docs/configuration.md).
+static void parse_allocators(const Params& router, EngineConfig& c) {
   static const char* const kNames[] = {"islip", "separable-input-first", "separable-output-first", "wavefront"};
   const std::string allowed = "must be one of \"islip\", \"separable-input-first\", "
                               "\"separable-output-first\", \"wavefront\", got \"";
@@ -25,9 +25,8 @@ static void parse_allocators(const Params& router, bool booksim, EngineConfig& c
     router.fail(key, allowed + v + "\"");
     return def;
   };
-  const Allocator separable = Allocator::SeparableInputFirst;
-  c.sw_allocator = choice("sw_allocator", booksim ? separable : Allocator::Islip);
-  c.vc_allocator = choice("vc_allocator", separable);
+  c.sw_allocator = choice("sw_allocator", Allocator::Islip);
+  c.vc_allocator = choice("vc_allocator", Allocator::SeparableInputFirst);
   c.va_iterations = int32_t(engine_int(router, "alloc_iterations", 1));
   // router.sa_iterations, the older key, sets the switch allocator's iterations alone.
   c.sa_iterations = int32_t(engine_int(router, "sa_iterations", c.va_iterations));
@@ -39,18 +38,14 @@ static void parse_allocators(const Params& router, bool booksim, EngineConfig& c
                                "the switch in the cycle it wins its output VC)");
 }
 
-// router.preset, va_sa, vc_policy, arbitration and flow_control: the router model's options (README "The
-// model", docs/configuration.md). A preset only changes defaults; keys given explicitly win.
+// router.va_sa, vc_policy, arbitration and flow_control: the router model's options (README "The
+// model", docs/configuration.md). router.preset's keys are already in `router` (router_presets.cpp).
 static void parse_router_model(const Params& router, EngineConfig& c) {
-  const std::string preset = router.get_str("preset", "flitsim");
-  if (preset != "flitsim" && preset != "booksim" && preset != "hyperx-paper")  // hyperx-paper: router_buffering.cpp
-    router.fail("preset", "must be \"flitsim\", \"booksim\" or \"hyperx-paper\", got \"" + preset + "\"");
-  const bool booksim = preset == "booksim";  // BookSim2's iq router with its dragonfly VC convention
-  const std::string va_sa = router.get_str("va_sa", booksim ? "separate" : "same-cycle");
+  const std::string va_sa = router.get_str("va_sa", "same-cycle");
   if (va_sa != "same-cycle" && va_sa != "separate")
     router.fail("va_sa", "must be \"same-cycle\" or \"separate\", got \"" + va_sa + "\"");
   c.va_sa_separate = va_sa == "separate";
-  const std::string policy = router.get_str("vc_policy", booksim ? "by-hop" : "spread");
+  const std::string policy = router.get_str("vc_policy", "spread");
   if (policy == "spread") c.vc_policy = VcPolicy::Spread;
   else if (policy == "by-hop") c.vc_policy = VcPolicy::ByHop;
   else if (policy == "random") c.vc_policy = VcPolicy::Random;
@@ -63,9 +58,9 @@ static void parse_router_model(const Params& router, EngineConfig& c) {
   if (fc != "wormhole" && fc != "vct")
     router.fail("flow_control", "must be \"wormhole\" or \"vct\", got \"" + fc + "\"");
   c.vct = fc == "vct";
-  parse_allocators(router, booksim, c);
-  // BookSim2's injection channel takes one cycle more than its latency (docs/validation.md).
-  c.injection_delay = int32_t(engine_int(router, "injection_delay", booksim ? 1 : 0));
+  parse_allocators(router, c);
+  // Extra cycles on the node -> router channel (BookSim2's injection channel: 1, docs/validation.md).
+  c.injection_delay = int32_t(engine_int(router, "injection_delay", 0));
 }
 
 EngineConfig parse_engine_config(const Params& router_given, const Params& channels, const Params& routing,

@@ -7,9 +7,6 @@ namespace flitsim {
 
 namespace {
 
-PresetKey int_key(const char* k, int64_t v, const char* why) { return {k, true, v, "", why}; }
-PresetKey str_key(const char* k, const char* v, const char* why) { return {k, false, 0, v, why}; }
-
 // A size given in flits (`flits_key`) or in bytes (`bytes_key`, with traffic.flit_bytes):
 // the number of flits, or `def` when neither is given.
 int64_t flits_or_bytes(const Params& router, const Params& traffic, const std::string& flits_key,
@@ -38,46 +35,6 @@ int64_t flits_or_bytes(const Params& router, const Params& traffic, const std::s
 }
 
 }  // namespace
-
-const std::vector<RouterPreset>& router_key_presets() {
-  // The HyperX paper's router (McDonald et al., SC 2019, section 6; docs/configuration.md):
-  // one cycle is taken as 1 ns, one flit time on a link (the paper gives no flit size or cycle;
-  // its DAL bound PktSize x NumVcs / CreditRoundTrip = 8 % for 1-flit packets implies a credit
-  // round trip of 100 flit times, i.e. its two 50 ns channels at 1 flit per ns).
-  static const std::vector<RouterPreset> p = {
-      {"hyperx-paper",
-       {str_key("architecture", "cioq", "\"combined input and output queued router architecture\""),
-        int_key("speedup", 2, "\"sufficient speedup\": not given; 2 lets two inputs feed one output per cycle"),
-        str_key("arbitration", "age", "\"age-based arbitration for both virtual channel and crossbar scheduling\""),
-        str_key("flow_control", "vct", "\"packet buffer flow control\" (virtual cut-through)"),
-        int_key("vcs", 8, "\"All routing algorithms are given 8 VCs\""),
-        int_key("latency", 50, "\"router crossbar latency is 50ns\" at 1 ns per cycle"),
-        int_key("buffer", 160,
-                "not given (\"more than the credit round trip\"): a flit's credit comes back crossbar + "
-                "2 x channel + 1 = 151 cycles after it entered the output queue (50-cycle crossbar and "
-                "channels), so one VC of 160 flits alone streams at link rate"),
-        int_key("output_buffer", 32, "not given: two 16-flit packets per output")}},
-  };
-  return p;
-}
-
-Params with_router_preset(const Params& router) {
-  Params out = router;
-  const std::string name = router.get_str("preset", "flitsim");
-  for (const RouterPreset& p : router_key_presets()) {
-    if (p.name != name) continue;
-    for (const PresetKey& k : p.keys) {
-      // A size given in bytes replaces the preset's size in flits.
-      if (router.has(k.key) || router.has(k.key + "_bytes")) continue;
-      // The cioq-only keys do not apply when the user picks the input-queued architecture.
-      const bool cioq_only = k.key == "speedup" || k.key == "output_buffer";
-      if (cioq_only && router.get_str("architecture", "cioq") == "iq") continue;
-      if (k.is_int) out.set_int(k.key, k.int_value);
-      else out.set_str(k.key, k.str_value);
-    }
-  }
-  return out;
-}
 
 void parse_router_buffering(const Params& router, const Params& traffic, EngineConfig& c) {
   // Each integer key's own bounds first, whether or not the architecture uses it.

@@ -207,7 +207,7 @@ def engine_refusal(router, traffic=None):
     ({"architecture": "oq"}, {}, r'router\.architecture: must be "iq" or "cioq", got "oq"'),
     ({"architecture": "cioq", "speedup": 9}, {}, r"router\.speedup: must be an integer in \[1, 8\], got 9"),
     ({"architecture": "cioq", "output_buffer": 0}, {}, r"router\.output_buffer: must be an integer in \[1, 2\^16\], got 0"),
-    ({"preset": "hyperx"}, {}, r'router\.preset: must be "flitsim", "booksim" or "hyperx-paper", got "hyperx"'),
+    ({"preset": "hyperx"}, {}, r'router\.preset: must be one of "flitsim", "booksim", "hyperx-paper", got "hyperx"'),
 ])
 def test_bad_buffering_values_are_refused_by_name_and_rule(router, traffic, message):
     assert __import__("re").search(message, engine_refusal(router, traffic))
@@ -222,16 +222,25 @@ def test_bad_buffering_values_are_refused_by_name_and_rule(router, traffic, mess
 
 # --- the hyperx-paper preset ----------------------------------------------------------------------
 
+def test_every_preset_is_documented_key_by_key():
+    # One table (host/router_presets.cpp) is every preset: the engine applies it, Python's
+    # schema and defaults read it, and docs/configuration.md must show each of its values.
+    docs = (pathlib.Path(__file__).parents[1] / "docs" / "configuration.md").read_text()
+    presets = flitsim.config.ROUTER_PRESETS
+    assert list(presets) == ["flitsim", "booksim", "hyperx-paper"] and presets["flitsim"] == {}
+    for name, table in presets.items():
+        assert f'`"{name}"`' in docs, name
+        for key, value in table.items():
+            shown = f'"{value}"' if isinstance(value, str) else str(value)
+            assert f"`{key} = {shown}`" in docs, (name, key, value)
+
+
 def test_hyperx_paper_preset_is_its_documented_keys_and_explicit_keys_override_it():
     preset = normalize({"router": {"preset": "hyperx-paper"}})["router"]
     assert {k: preset[k] for k in ("vcs", "buffer", "latency")} == {"vcs": 8, "buffer": 160, "latency": 50}
     table = flitsim.config.ROUTER_PRESETS["hyperx-paper"]
     assert table == {"architecture": "cioq", "speedup": 2, "arbitration": "age", "flow_control": "vct",
                      "vcs": 8, "latency": 50, "buffer": 160, "output_buffer": 32}
-    docs = (pathlib.Path(__file__).parents[1] / "docs" / "configuration.md").read_text()
-    for key, value in table.items():  # the documented preset is the engine's
-        shown = f'"{value}"' if isinstance(value, str) else str(value)
-        assert f"`{key} = {shown}`" in docs, (key, value)
     over = normalize({"router": {"preset": "hyperx-paper", "buffer": 20, "vcs": 4}})["router"]
     assert (over["buffer"], over["vcs"], over["latency"]) == (20, 4, 50)
     # The engine applies the preset itself (without Python's defaults) and lets keys override it.

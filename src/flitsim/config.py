@@ -121,7 +121,7 @@ SCHEMA: dict[str, dict[str, Checker]] = {
                   for k, lo in (("vcs", 1), ("buffer", 1), ("latency", 0), ("alloc_iterations", 1),
                                 ("sa_iterations", 1))},
                # router model (host/engine_config.cpp parse_router_model; unset = the preset's)
-               "preset": _choice(("flitsim", "booksim") + tuple(ROUTER_PRESETS)), "va_sa": _choice(("same-cycle", "separate")),
+               "preset": _choice(tuple(ROUTER_PRESETS)), "va_sa": _choice(("same-cycle", "separate")),
                "vc_policy": _choice(("spread", "by-hop", "random")),
                "arbitration": _choice(("round-robin", "age")),
                "flow_control": _choice(("wormhole", "vct")),

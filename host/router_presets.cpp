@@ -1,0 +1,63 @@
+#include "router_presets.hpp"
+
+namespace flitsim {
+
+namespace {
+PresetKey int_key(const char* k, int64_t v, const char* why) { return {k, true, v, "", why}; }
+PresetKey str_key(const char* k, const char* v, const char* why) { return {k, false, 0, v, why}; }
+}  // namespace
+
+const std::vector<RouterPreset>& router_presets() {
+  static const std::vector<RouterPreset> p = {
+      {"flitsim", {}},  // the engine's own defaults
+      // BookSim2's `iq` router (docs/validation.md compares the two side by side).
+      {"booksim",
+       {str_key("va_sa", "separate", "vc_alloc_delay = sw_alloc_delay = 1: VC and switch allocation in separate cycles"),
+        str_key("vc_policy", "by-hop", "its dragonfly routings give each hop type one VC, ejection included"),
+        str_key("sw_allocator", "separable-input-first", "its iq default sw_allocator = separable_input_first"),
+        str_key("vc_allocator", "separable-input-first", "its iq default vc_allocator = separable_input_first"),
+        int_key("alloc_iterations", 1, "its default alloc_iters = 1"),
+        int_key("injection_delay", 1, "its injection channel takes one cycle more than its latency")}},
+      // The HyperX paper's router (McDonald et al., SC 2019, section 6; docs/configuration.md):
+      // one cycle is taken as 1 ns, one flit time on a link (the paper gives no flit size or
+      // cycle; its DAL bound PktSize x NumVcs / CreditRoundTrip = 8 % for 1-flit packets implies
+      // a credit round trip of 100 flit times, i.e. its two 50 ns channels at 1 flit per ns).
+      {"hyperx-paper",
+       {str_key("architecture", "cioq", "\"combined input and output queued router architecture\""),
+        int_key("speedup", 2, "\"sufficient speedup\": not given; 2 lets two inputs feed one output per cycle"),
+        str_key("arbitration", "age", "\"age-based arbitration for both virtual channel and crossbar scheduling\""),
+        str_key("flow_control", "vct", "\"packet buffer flow control\" (virtual cut-through)"),
+        int_key("vcs", 8, "\"All routing algorithms are given 8 VCs\""),
+        int_key("latency", 50, "\"router crossbar latency is 50ns\" at 1 ns per cycle"),
+        int_key("buffer", 160,
+                "not given (\"more than the credit round trip\"): a flit's credit comes back crossbar + "
+                "2 x channel + 1 = 151 cycles after it entered the output queue (50-cycle crossbar and "
+                "channels), so one VC of 160 flits alone streams at link rate"),
+        int_key("output_buffer", 32, "not given: two 16-flit packets per output")}},
+  };
+  return p;
+}
+
+Params with_router_preset(const Params& router) {
+  const std::string name = router.get_str("preset", router_presets().front().name);
+  const RouterPreset* preset = nullptr;
+  std::string names;
+  for (const RouterPreset& p : router_presets()) {
+    if (p.name == name) preset = &p;
+    names += (names.empty() ? "\"" : ", \"") + p.name + "\"";
+  }
+  if (!preset) router.fail("preset", "must be one of " + names + ", got \"" + name + "\"");
+  Params out = router;
+  for (const PresetKey& k : preset->keys) {
+    // A size given in bytes replaces the preset's size in flits.
+    if (router.has(k.key) || router.has(k.key + "_bytes")) continue;
+    // The cioq-only keys do not apply when the user picks the input-queued architecture.
+    const bool cioq_only = k.key == "speedup" || k.key == "output_buffer";
+    if (cioq_only && router.get_str("architecture", "cioq") == "iq") continue;
+    if (k.is_int) out.set_int(k.key, k.int_value);
+    else out.set_str(k.key, k.str_value);
+  }
+  return out;
+}
+
+}  // namespace flitsim
