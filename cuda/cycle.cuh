@@ -31,43 +31,41 @@ struct PortSets {
   u64 inputs;   // ports that returned a non-empty mask
 };
 
-// True when no input VC of router r holds a flit after receive and inject: route, the
-// allocators and traverse would then do nothing, so executors skip them (idle skipping).
-FLITSIM_HD bool router_idle(const SimView& s, int rep, int r) {
-  u64 any = 0;
-  for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) any |= s.port_vc_mask[s.pp(rep, gp)];
-  return any == 0;
-}
-
 // Runs the cycle's steps for (rep, r). Ports must provide
 //   each(f):        f(gp) for every port gp of the router, then a barrier among its threads;
 //   each_of(m, f):  f(gp) for the ports whose local index is set in mask m, then a barrier;
 //   gather(f):      f(gp) for every port (f returns a mask of local output indices), giving
 //                   every thread the OR of the masks and the set of ports whose mask is set;
+//   gather_of(m, f): as gather, for the ports whose local index is set in mask m;
 //   once(f):        f() on one thread, then a barrier.
 template <class Ports>
 FLITSIM_HD void router_cycle_steps(const SimView& s, int rep, int r, long long t, const Ports& ports) {
   ports.each([&](int gp) { step_receive(s, rep, gp, t); });
   ports.each([&](int gp) { step_inject(s, rep, gp, t); });
-  if (!router_idle(s, rep, r)) {
+  // Ports whose input VCs hold flits after receive and inject. Route, the allocators and
+  // traverse do nothing for the others, so they run for these only, and not at all in an idle
+  // router (idle skipping).
+  const u64 busy = ports.gather([&](int gp) { return u64(s.port_vc_mask[s.pp(rep, gp)] != 0); }).inputs;
+  if (busy) {
     if (s.sz.demand_P)
       ports.once([&] { step_route_in_port_order(s, rep, r, t); });
     else
-      ports.each([&](int gp) { step_route(s, rep, r, gp, t); });
-    // Allocation steps run only for the ports that take part: `gather` reduces the masks the
+      ports.each_of(busy, [&](int gp) { step_route(s, rep, r, gp, t); });
+    // Allocation steps run only for the ports that take part: `gather_of` reduces the masks the
     // request steps return into the outputs requested and the inputs requesting (a reduction
     // every thread of the router sees), and later steps run for those ports only.
-    const PortSets va = ports.gather([&](int gp) { return step_va_request(s, rep, r, gp); });
+    const PortSets va = ports.gather_of(busy, [&](int gp) { return step_va_request(s, rep, r, gp); });
     if (va.outputs) {
       ports.each_of(va.outputs, [&](int gp) { step_va_grant(s, rep, r, gp, va.inputs); });
       ports.each_of(va.inputs, [&](int gp) { step_va_accept(s, rep, gp, t); });
     }
     PortSets sent{0, 0};  // outputs matched and inputs that send, over all iterations
     for (int it = 0; it < s.prm.sa_iterations; ++it) {
-      const PortSets sa = ports.gather([&](int gp) { return step_sa_request(s, rep, r, gp, it, t); });
+      const PortSets sa = ports.gather_of(busy, [&](int gp) { return step_sa_request(s, rep, r, gp, it, t); });
       if (!sa.outputs) break;  // nothing left to match: later iterations would change nothing
       ports.each_of(sa.outputs, [&](int gp) { step_sa_grant(s, rep, r, gp, sa.inputs, t); });
-      const PortSets won = ports.gather([&](int gp) { return step_sa_accept(s, rep, r, gp, it, sa.inputs, t); });
+      const PortSets won =
+          ports.gather_of(sa.inputs, [&](int gp) { return step_sa_accept(s, rep, r, gp, it, sa.inputs, t); });
       ports.each_of(won.outputs, [&](int gp) { step_sa_update(s, rep, r, gp, it); });
       sent.outputs |= won.outputs, sent.inputs |= won.inputs;
     }
@@ -98,6 +96,17 @@ struct PortsInOrder {
       const u64 m = f(gp);
       sets.outputs |= m;
       if (m) sets.inputs |= u64(1) << (gp - p0);
+    }
+    return sets;
+  }
+  template <class F>
+  FLITSIM_HD PortSets gather_of(u64 mask, F&& f) const {
+    PortSets sets{0, 0};
+    for (; mask; mask &= mask - 1) {
+      const int i = lowest_bit(mask);
+      const u64 m = f(p0 + i);
+      sets.outputs |= m;
+      if (m) sets.inputs |= u64(1) << i;
     }
     return sets;
   }

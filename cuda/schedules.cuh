@@ -36,10 +36,14 @@ struct WarpPorts {
   }
   template <class F>
   __device__ PortSets gather(F&& f) const {
+    return gather_of(~u64(0), f);
+  }
+  template <class F>
+  __device__ PortSets gather_of(u64 mask, F&& f) const {
     u64 outputs = 0, inputs = 0;
     for (int base = 0; base < p1 - p0; base += 32) {  // radix <= 64: at most two rounds
       const int i = base + lane;
-      const u64 m = i < p1 - p0 ? f(p0 + i) : 0;
+      const u64 m = i < p1 - p0 && ((mask >> i) & 1) ? f(p0 + i) : 0;
       outputs |= m;
       inputs |= u64(__ballot_sync(0xffffffffu, m != 0)) << base;
     }
