@@ -37,6 +37,9 @@ struct PortSets {
 //   gather(f):      f(gp) for every port (f returns a mask of local output indices), giving
 //                   every thread the OR of the masks and the set of ports whose mask is set;
 //   gather_of(m, f): as gather, for the ports whose local index is set in mask m;
+//   transpose(sets, row): for sets from gather, the request matrix by columns: c.of(out) is
+//                   the set of ports i in sets.inputs whose row(i) names output out (out in
+//                   sets.outputs, asked by the thread that runs `out` in each_of);
 //   once(f):        f() on one thread, then a barrier.
 template <class Ports>
 FLITSIM_HD void router_cycle_steps(const SimView& s, int rep, int r, long long t, const Ports& ports) {
@@ -78,6 +81,26 @@ FLITSIM_HD void router_cycle_steps(const SimView& s, int rep, int r, long long t
   }
 }
 
+// A router's request matrix by columns (the grant steps' "who requests me"), built by one
+// thread: zeroes the requested columns, then sets a bit per request, O(requests) instead of
+// each output scanning every requesting input's row.
+struct RequestColumns {
+  int p0;
+  u64 col[kMaxRadix];
+  FLITSIM_HD u64 of(int gp) const { return col[gp - p0]; }
+};
+template <class Row>
+FLITSIM_HD RequestColumns transpose_serially(int p0, PortSets sets, Row&& row) {
+  RequestColumns c;
+  c.p0 = p0;
+  for (u64 m = sets.outputs; m; m &= m - 1) c.col[lowest_bit(m)] = 0;
+  for (u64 in = sets.inputs; in; in &= in - 1) {
+    const int i = lowest_bit(in);
+    for (u64 m = row(p0 + i); m; m &= m - 1) c.col[lowest_bit(m)] |= u64(1) << i;
+  }
+  return c;
+}
+
 // Serial execution in port order: the CPU backend and the CUDA `router` schedule.
 struct PortsInOrder {
   int p0, p1;
@@ -109,6 +132,10 @@ struct PortsInOrder {
       if (m) sets.inputs |= u64(1) << i;
     }
     return sets;
+  }
+  template <class Row>
+  FLITSIM_HD RequestColumns transpose(PortSets sets, Row&& row) const {
+    return transpose_serially(p0, sets, row);
   }
   template <class F>
   FLITSIM_HD void once(F&& f) const {

@@ -52,6 +52,28 @@ struct WarpPorts {
     __syncwarp();
     return PortSets{(u64(hi) << 32) | lo, inputs};
   }
+  // Lane l keeps the columns of outputs l and l + 32: one ballot per requested output and
+  // round of 32 inputs.
+  struct Columns {
+    int p0;
+    u64 lo, hi;
+    __device__ u64 of(int gp) const { return gp - p0 < 32 ? lo : hi; }
+  };
+  template <class Row>
+  __device__ Columns transpose(PortSets sets, Row&& row) const {
+    Columns c{p0, 0, 0};
+    const int radix = p1 - p0;
+    const u64 row_lo = lane < radix && ((sets.inputs >> lane) & 1) ? row(p0 + lane) : 0;
+    const u64 row_hi = lane + 32 < radix && ((sets.inputs >> (lane + 32)) & 1) ? row(p0 + lane + 32) : 0;
+    for (u64 m = sets.outputs; m; m &= m - 1) {  // the same on every lane: no divergence
+      const int o = lowest_bit(m);
+      const u64 col = u64(__ballot_sync(0xffffffffu, (row_lo >> o) & 1)) |
+                      (u64(__ballot_sync(0xffffffffu, (row_hi >> o) & 1)) << 32);
+      if (o == lane) c.lo = col;
+      if (o == lane + 32) c.hi = col;
+    }
+    return c;
+  }
   template <class F>
   __device__ void once(F&& f) const {
     if (lane == 0) f();

@@ -80,6 +80,10 @@ struct PortsInTestOrder {
     });
     return sets;
   }
+  template <class Row>
+  RequestColumns transpose(PortSets sets, Row&& row) const {  // a pure function: order-free
+    return transpose_serially(p0, sets, row);
+  }
   template <class F>
   void once(F&& f) const {
     f();
