@@ -59,14 +59,16 @@ FLITSIM_HD void router_cycle_steps(const SimView& s, int rep, int r, long long t
     // every thread of the router sees), and later steps run for those ports only.
     const PortSets va = ports.gather_of(busy, [&](int gp) { return step_va_request(s, rep, r, gp); });
     if (va.outputs) {
-      ports.each_of(va.outputs, [&](int gp) { step_va_grant(s, rep, r, gp, va.inputs); });
+      const auto va_to = ports.transpose(va, [&](int gp) { return s.va_request[s.pp(rep, gp)]; });
+      ports.each_of(va.outputs, [&](int gp) { step_va_grant(s, rep, r, gp, va_to.of(gp)); });
       ports.each_of(va.inputs, [&](int gp) { step_va_accept(s, rep, gp, t); });
     }
     PortSets sent{0, 0};  // outputs matched and inputs that send, over all iterations
     for (int it = 0; it < s.prm.sa_iterations; ++it) {
       const PortSets sa = ports.gather_of(busy, [&](int gp) { return step_sa_request(s, rep, r, gp, it, t); });
       if (!sa.outputs) break;  // nothing left to match: later iterations would change nothing
-      ports.each_of(sa.outputs, [&](int gp) { step_sa_grant(s, rep, r, gp, sa.inputs, t); });
+      const auto sa_to = ports.transpose(sa, [&](int gp) { return s.sa_request[s.pp(rep, gp)]; });
+      ports.each_of(sa.outputs, [&](int gp) { step_sa_grant(s, rep, r, gp, sa_to.of(gp), t); });
       const PortSets won =
           ports.gather_of(sa.inputs, [&](int gp) { return step_sa_accept(s, rep, r, gp, it, sa.inputs, t); });
       ports.each_of(won.outputs, [&](int gp) { step_sa_update(s, rep, r, gp, it); });
