@@ -44,7 +44,9 @@ struct PortSets {
 template <class Ports>
 FLITSIM_HD void router_cycle_steps(const SimView& s, int rep, int r, long long t, const Ports& ports) {
   ports.each([&](int gp) { step_receive(s, rep, gp, t); });
-  ports.each([&](int gp) { step_inject(s, rep, gp, t); });
+  ports.each([&](int gp) {
+    if (s.port_node[gp] >= 0) step_inject(s, rep, gp, t);  // terminal ports only
+  });
   // Ports whose input VCs hold flits after receive and inject. Route, the allocators and
   // traverse do nothing for the others, so they run for these only, and not at all in an idle
   // router (idle skipping).
