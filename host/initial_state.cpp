@@ -5,7 +5,7 @@
 #include "traffic_choice.hpp"
 
 #include "cuda/phases/switch_alloc.cuh"  // kMaxRadix
-#include "cuda/traffic/injection.cuh"     // burst_initial
+#include "cuda/traffic/injection.cuh"     // burst_initial, creation_gap
 
 #include <algorithm>
 #include <cmath>
@@ -26,6 +26,22 @@ void check_channel_keys(const Topology& t, const EngineConfig& cfg) {
     std::string known;
     for (auto& n : t.class_names) known += (known.empty() ? "" : ", ") + n;
     cfg.channels.fail(k, "no channel class \"" + k + "\" in topology " + t.kind + " (classes: " + known + ")");
+  }
+}
+
+// Bernoulli injection (traffic/injection.cuh): replica r's gap table, cdf[i] = P(gap <= i + 1)
+// = 1 − (1 − p)^(i + 1) in units of 2^-32, for the per-cycle probability p = threshold / 2^32;
+// then each node's first packet (index 0, created at cycle gap − 1), which is also the head
+// of its empty queue.
+void init_bernoulli_sources(HostState& s, const Sizes& sz, int r) {
+  const double p = double(s.rep_threshold[r]) / 4294967296.0;
+  u64* cdf = s.rep_gap_cdf.data() + size_t(r) * kGapTable;
+  for (int i = 0; i < kGapTable; ++i)
+    cdf[i] = p >= 1.0 ? (u64(1) << 32) : u64(std::llround(-std::expm1((i + 1) * std::log1p(-p)) * 4294967296.0));
+  for (int n = 0; n < sz.N; ++n) {
+    const size_t ni = size_t(r) * sz.N + n;
+    s.ni_next_at[ni] = s.ni_scan[ni] = creation_gap(s.rep_seed[r], cdf, n, 0) - 1;
+    s.ni_next_k[ni] = s.ni_scan_k[ni] = 0;
   }
 }
 
@@ -130,6 +146,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
     on_fraction = double(prm.burst_alpha) / (double(prm.burst_alpha) + double(prm.burst_beta));
     sz.onoff_N = sz.reps * sz.N;
   }
+  if (!wl && prm.injection == InjectionKind::Bernoulli) sz.bern_N = sz.reps * sz.N;
   if (wl) {  // every packet is measured: the window spans the whole run
     prm.workload = true;
     prm.wl_packet_size = wl->packet_size;
@@ -206,6 +223,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
                         " packets/cycle while on, more than 1; raise traffic.burst_on, lower traffic.burst_off or "
                         "use larger packets");
     s.rep_threshold[r] = uint64_t(std::llround(std::min(1.0, p) * 4294967296.0));
+    if (sz.bern_N) init_bernoulli_sources(s, sz, r);
     fill_traffic_table(cfg, prm, sz, cfg.seeds[r], traffic_tables, s.tr_table.data() + (long long)r * sz.tr_len);
   }
   std::fill(s.fring.begin(), s.fring.end(), kNoFlit);
