@@ -40,7 +40,9 @@ FLITSIM_HD void bernoulli_source(const SimView& s, int rep, int n, long long t) 
   }
   const long long c = s.ni_scan[ni], k = s.ni_scan_k[ni] + 1;
   s.ni_scan_k[ni] = k;
-  s.ni_scan[ni] = c + creation_gap(s, rep, n, k);
+  // The next queued packet's cycle; when that is the front's next packet, the front has
+  // already drawn its gap (the usual case below saturation: one gap draw per packet).
+  s.ni_scan[ni] = k == s.ni_next_k[ni] ? s.ni_next_at[ni] : c + creation_gap(s, rep, n, k);
   begin_packet(s, rep, n, pid, destination(s, rep, n, c), packet_size_of(s, rep, n, c), c);
 }
 
