@@ -43,7 +43,9 @@ struct PortSets {
 //   once(f):        f() on one thread, then a barrier.
 template <class Ports>
 FLITSIM_HD void router_cycle_steps(const SimView& s, int rep, int r, long long t, const Ports& ports) {
-  ports.each([&](int gp) { step_receive(s, rep, gp, t); });
+  // Receive only at ports with something arriving (the arrival calendar, rings.cuh).
+  const u64 arrived = arrivals_at(s, rep, r, t);
+  ports.each_of(arrived, [&](int gp) { step_receive(s, rep, gp, t); });
   ports.each([&](int gp) {
     if (s.port_node[gp] >= 0) step_inject(s, rep, gp, t);  // terminal ports only
   });
@@ -83,6 +85,9 @@ FLITSIM_HD void router_cycle_steps(const SimView& s, int rep, int r, long long t
     if (s.sz.demand_P) ports.once([&] { build_port_demand(s, rep, r); });
     ports.each([&](int gp) { step_snapshot_port(s, rep, gp, t); });
   }
+  // Every thread has read this cycle's calendar slot (steps since end with barriers): clear it
+  // for its next use, cal_len cycles on.
+  if (arrived && s.sz.cal_len) ports.once([&] { clear_arrivals(s, rep, r, t); });
 }
 
 // A router's request matrix by columns (the grant steps' "who requests me"), built by one

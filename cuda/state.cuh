@@ -74,6 +74,8 @@ struct Sizes {
   int32_t rt_len = 0;          // entries of the routing function's table (0 when unused)
   int32_t tr_len = 0;          // entries per replica of the traffic table (0 when unused)
   int32_t onoff_N = 0;         // reps·N with the on/off injection process (its per-node state), else 0
+  int32_t cal_len = 0;         // arrival calendar slots per router (a power of two > every ring delay); 0: off
+  int32_t cal_stride = 0;      // its bytes per router and slot: one per port, the radix rounded up to 8
   int32_t bern_N = 0;          // reps·N with the Bernoulli injection process (its per-node state), else 0
   // Closed-loop workload (cuda/workload/program.cuh); all 0 in open-loop mode.
   int32_t wl_nodes = 0;        // reps·N: one program slot per (replica, node)
@@ -145,6 +147,7 @@ struct SimParams {
   X(int32_t, peer_port, sz.P)                              \
   X(int32_t, port_node, sz.P)                              \
   X(int32_t, node_port, sz.N)                              \
+  X(i64, port_cal, sz.cal_len ? sz.P : 0) /* its byte in a replica's arrival calendar (rings.cuh) */ \
   X(int32_t, fring_off, sz.P) /* flits into port (input side) */ \
   X(int32_t, fring_len, sz.P)                              \
   X(int32_t, fring_delay, sz.P)                          \
@@ -209,6 +212,7 @@ struct SimParams {
   X(int32_t, nicring, (long long)sz.reps * sz.nicring_total)                  \
   X(flit_t, ibuf, (long long)sz.reps * sz.P * sz.V * sz.B)                    \
   X(u64, port_vc_mask, (long long)sz.reps * sz.P) /* bit v: input VC v holds flits */ \
+  X(uint8_t, arrivals, (long long)sz.reps * sz.R * sz.cal_len * sz.cal_stride) /* calendar (rings.cuh) */ \
   X(int32_t, ivc_head, (long long)sz.reps * sz.P * sz.V)                      \
   X(int32_t, ivc_count, (long long)sz.reps * sz.P * sz.V)                     \
   X(int32_t, ivc_out_port, (long long)sz.reps * sz.P * sz.V)                  \

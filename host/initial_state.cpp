@@ -29,6 +29,25 @@ void check_channel_keys(const Topology& t, const EngineConfig& cfg) {
   }
 }
 
+// Slots of the arrival calendar (rings.cuh): the smallest power of two above every ring delay.
+// Off (0) where a delay is 0 (a write would land in the slot being read) or 256 or more
+// (R x slots x radix bytes of memory for little gain); receive then reads every port.
+int32_t arrival_calendar_length(const Topology& t, const std::vector<int32_t>& fring_delay,
+                                const std::vector<int32_t>& cring_delay, const std::vector<int32_t>& ering_delay,
+                                const std::vector<int32_t>& nicring_delay) {
+  std::vector<int32_t> used(fring_delay);
+  used.insert(used.end(), ering_delay.begin(), ering_delay.end());
+  used.insert(used.end(), nicring_delay.begin(), nicring_delay.end());
+  for (size_t gp = 0; gp < cring_delay.size(); ++gp)
+    if (t.peer_port[gp] >= 0) used.push_back(cring_delay[gp]);  // terminal ports get no credits
+  if (used.empty()) return 0;
+  const int32_t least = *std::min_element(used.begin(), used.end()), most = *std::max_element(used.begin(), used.end());
+  if (least < 1 || most >= 256) return 0;
+  int32_t len = 1;
+  while (len <= most) len *= 2;
+  return len;
+}
+
 // Bernoulli injection (traffic/injection.cuh): replica r's gap table, cdf[i] = P(gap <= i + 1)
 // = 1 − (1 − p)^(i + 1) in units of 2^-32, for the per-cycle probability p = threshold / 2^32;
 // then each node's first packet (index 0, created at cycle gap − 1), which is also the head
@@ -186,6 +205,8 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   std::vector<int32_t> ering_delay(sz.N, cfg.router_latency + term_lat), nicring_delay(sz.N, term_lat);
   std::vector<int32_t> fring_len = lengths(fring_delay), cring_len = lengths(cring_delay);
   std::vector<int32_t> ering_len = lengths(ering_delay), nicring_len = lengths(nicring_delay);
+  sz.cal_len = arrival_calendar_length(t, fring_delay, cring_delay, ering_delay, nicring_delay);
+  sz.cal_stride = sz.cal_len ? (t.max_radix() + 7) / 8 * 8 : 0;
   std::vector<int32_t> fring_off = offsets(fring_len, sz.fring_total);
   std::vector<int32_t> cring_off = offsets(cring_len, sz.cring_total);
   std::vector<int32_t> ering_off = offsets(ering_len, sz.ering_total);
@@ -202,6 +223,10 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   s.peer_port = t.peer_port;
   s.port_node = t.port_node;
   s.node_port = t.node_port;
+  for (int gp = 0; gp < sz.P && sz.cal_len; ++gp) {  // arrival calendar: router r's slots, local index
+    const int r = t.port_router[gp];
+    s.port_cal[gp] = (int64_t(r) * sz.cal_len) * sz.cal_stride + (gp - t.port_offset[r]);
+  }
   if (dragonfly) {
     s.df_gw_offset = t.tables.at("gateway_offset");
     s.df_gw_ports = t.tables.at("gateway_ports");
