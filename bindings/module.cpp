@@ -14,6 +14,7 @@
 #include "host/traffic_choice.hpp"
 #include "host/topology.hpp"
 #include "convert.hpp"
+#include "cuda/traffic/injection.cuh"  // creation_gap (test hook)
 
 namespace py = pybind11;
 using namespace flitsim;
@@ -372,6 +373,22 @@ PYBIND11_MODULE(_core, m) {
         return py::array_t<int32_t>(py::ssize_t(h.sz.N), tab);
       },
       py::arg("config"), "Rank -> rank map of a fixed destination pattern, or None.");
+  m.def(
+      "creation_gaps",
+      [](const py::dict& cfg, int node, int64_t count) {
+        // Test hook (tests/test_injection_process.py): the first `count` gaps between node's
+        // packets under the Bernoulli process of the configuration's first replica.
+        const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
+        const HostState h = make_initial_state(topo, engine_config_of(cfg));
+        if (!h.sz.bern_N) throw ConfigError("traffic.injection: creation_gaps needs the Bernoulli process");
+        if (node < 0 || node >= h.sz.N) throw ConfigError("creation_gaps: node must be in [0, N)");
+        py::array_t<int64_t> gaps(count);
+        auto g = gaps.mutable_unchecked<1>();
+        for (int64_t k = 0; k < count; ++k) g(k) = creation_gap(h.rep_seed[0], h.rep_gap_cdf.data(), node, k);
+        return gaps;
+      },
+      py::arg("config"), py::arg("node"), py::arg("count"),
+      "Gaps (cycles) between a node's first `count` packets under Bernoulli injection (test hook).");
   m.def("cuda_compiled", &cuda_compiled);
   m.def("cuda_build", &cuda_build, "What the CUDA backend was compiled with, \"\" without one.");
   m.def("cuda_usable", []() {

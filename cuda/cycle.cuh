@@ -25,35 +25,40 @@
 
 namespace flitsim {
 
-// True when no input VC of router r holds a flit after receive and inject: route, the
-// allocators and traverse would then do nothing, so executors skip them (idle skipping).
-FLITSIM_HD bool router_idle(const SimView& s, int rep, int r) {
-  u64 any = 0;
-  for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) any |= s.port_vc_mask[s.pp(rep, gp)];
-  return any == 0;
-}
 
 // Runs the cycle's steps for (rep, r). Ports must provide
 //   each(f):        f(gp) for every port gp of the router, then a barrier among its threads;
 //   each_of(m, f):  f(gp) for the ports whose local index is set in mask m, then a barrier;
 //   gather(f):      f(gp) for every port (f returns a mask of local output indices), giving
 //                   every thread the OR of the masks and the set of ports whose mask is set;
+//   gather_of(m, f): as gather, for the ports whose local index is set in mask m;
+//   transpose(sets, row): for sets from gather, the request matrix by columns: c.of(out) is
+//                   the set of ports i in sets.inputs whose row(i) names output out (out in
+//                   sets.outputs, asked by the thread that runs `out` in each_of);
 //   once(f):        f() on one thread, then a barrier.
 template <class Ports>
 FLITSIM_HD void router_cycle_steps(const SimView& s, int rep, int r, long long t, const Ports& ports) {
-  ports.each([&](int gp) { step_receive(s, rep, gp, t); });
-  ports.each([&](int gp) { step_inject(s, rep, gp, t); });
+  // Receive only at ports with something arriving (the arrival calendar, rings.cuh).
+  const u64 arrived = arrivals_at(s, rep, r, t);
+  ports.each_of(arrived, [&](int gp) { step_receive(s, rep, gp, t); });
+  ports.each([&](int gp) {
+    if (s.port_node[gp] >= 0) step_inject(s, rep, gp, t);  // terminal ports only
+  });
   if (s.prm.cioq) ports.each([&](int gp) { step_output_drain(s, rep, gp, t); });  // output_queue.cuh
-  if (!router_idle(s, rep, r)) {
+  // Ports whose input VCs hold flits after receive and inject. Route, the allocators and
+  // traverse do nothing for the others, so they run for these only, and not at all in an idle
+  // router (idle skipping).
+  const u64 busy = ports.gather([&](int gp) { return u64(s.port_vc_mask[s.pp(rep, gp)] != 0); }).inputs;
+  if (busy) {
     if (s.sz.demand_P)
       ports.once([&] { step_route_in_port_order(s, rep, r, t); });
     else
-      ports.each([&](int gp) { step_route(s, rep, r, gp, t); });
-    run_vc_allocation(s, rep, r, t, ports);  // phases/allocation.cuh
+      ports.each_of(busy, [&](int gp) { step_route(s, rep, r, gp, t); });
+    run_vc_allocation(s, rep, r, t, ports, busy);  // phases/allocation.cuh
     // router.speedup: with "cioq" the switch runs that many allocation-and-traversal passes per
     // cycle, so up to `speedup` flits leave each input and enter each output queue (one per pass).
     for (int pass = 0; pass < s.prm.speedup; ++pass) {
-      const PortSets sent = run_switch_allocation(s, rep, r, t, ports);  // outputs matched, inputs that send
+      const PortSets sent = run_switch_allocation(s, rep, r, t, ports, busy);  // outputs matched, inputs that send
       if (!sent.outputs) break;  // no flit moved: a further pass would find the same state
       ports.each_of(sent.outputs, [&](int gp) { step_traverse_out(s, rep, r, gp, t); });
       ports.each_of(sent.inputs, [&](int gp) { step_traverse_in(s, rep, gp, t); });
@@ -63,6 +68,9 @@ FLITSIM_HD void router_cycle_steps(const SimView& s, int rep, int r, long long t
     if (s.sz.demand_P) ports.once([&] { build_port_demand(s, rep, r); });
     ports.each([&](int gp) { step_snapshot_port(s, rep, gp, t); });
   }
+  // Every thread has read this cycle's calendar slot (steps since end with barriers): clear it
+  // for its next use, cal_len cycles on.
+  if (arrived && s.sz.cal_len) ports.once([&] { clear_arrivals(s, rep, r, t); });
 }
 
 // Serial execution in port order: the CPU backend and the CUDA `router` schedule.
@@ -85,6 +93,21 @@ struct PortsInOrder {
       if (m) sets.inputs |= u64(1) << (gp - p0);
     }
     return sets;
+  }
+  template <class F>
+  FLITSIM_HD PortSets gather_of(u64 mask, F&& f) const {
+    PortSets sets{0, 0};
+    for (; mask; mask &= mask - 1) {
+      const int i = lowest_bit(mask);
+      const u64 m = f(p0 + i);
+      sets.outputs |= m;
+      if (m) sets.inputs |= u64(1) << i;
+    }
+    return sets;
+  }
+  template <class Row>
+  FLITSIM_HD RequestColumns transpose(PortSets sets, Row&& row) const {
+    return transpose_serially(p0, sets, row);
   }
   template <class F>
   FLITSIM_HD void once(F&& f) const {

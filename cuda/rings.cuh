@@ -4,6 +4,8 @@
 // slot in one cycle, so routers need no barrier between them inside a cycle (DESIGN.md §4).
 // Powers of two turn the modulo into a mask: this is the innermost loop of the simulator.
 #pragma once
+#include <cstring>
+
 #include "state.cuh"
 
 namespace flitsim {
@@ -27,22 +29,63 @@ FLITSIM_HD int32_t* nicring_at(const SimView& s, int rep, long long slot) {
   return &s.nicring[(long long)rep * s.sz.nicring_total + slot];
 }
 
+// The arrival calendar (sz.cal_len > 0): byte i of router r's slot c is 1 when its local port i
+// has something to receive at a cycle ≡ c (mod cal_len): a flit or credit on its rings, or,
+// for a terminal port, a flit for its node's sink or a credit for its interface. Every ring
+// write sets the byte of the cycle it arrives, so receive reads only those ports, not every
+// ring of every port. A byte, not a bit: each ring has one writer, so writers of different
+// routers never share a byte and need no atomics. The slot of cycle t is read and cleared
+// only by its own router in cycle t, and nobody writes it then: every ring delay lies in
+// [1, cal_len).
+FLITSIM_HD uint8_t* arrival_slot(const SimView& s, int rep, int r, long long t) {
+  return &s.arrivals[(((long long)rep * s.sz.R + r) * s.sz.cal_len + (t & (s.sz.cal_len - 1))) * s.sz.cal_stride];
+}
+// Port gp has something to receive at cycle `at` (port_cal: its router's calendar, slot 0,
+// plus its local index).
+FLITSIM_HD void note_arrival(const SimView& s, int rep, int gp, long long at) {
+  if (!s.sz.cal_len) return;
+  const long long slot = (long long)rep * s.sz.R * s.sz.cal_len + (at & (s.sz.cal_len - 1));
+  s.arrivals[slot * s.sz.cal_stride + s.port_cal[gp]] = 1;
+}
+// Local ports of router r with something to receive at cycle t (every port without a calendar).
+FLITSIM_HD u64 arrivals_at(const SimView& s, int rep, int r, long long t) {
+  if (!s.sz.cal_len) {
+    const int radix = s.port_offset[r + 1] - s.port_offset[r];
+    return radix >= 64 ? ~u64(0) : (u64(1) << radix) - 1;
+  }
+  const uint8_t* slot = arrival_slot(s, rep, r, t);
+  u64 ports = 0;
+  for (int i = 0; i < s.sz.cal_stride; i += 8) {
+    u64 bytes;  // eight 0/1 flags; the multiply gathers them into the top byte, flag j to bit j
+    memcpy(&bytes, slot + i, 8);
+    if (bytes) ports |= ((bytes * 0x0102040810204080ull) >> 56) << i;
+  }
+  return ports;
+}
+FLITSIM_HD void clear_arrivals(const SimView& s, int rep, int r, long long t) {
+  memset(arrival_slot(s, rep, r, t), 0, s.sz.cal_stride);
+}
+
 // Send a flit into the input side of port `to` (a router port) at cycle t.
 FLITSIM_HD void send_flit_to_port(const SimView& s, int rep, int to, flit_t f, long long t) {
   *fring_at(s, rep, ring_write_slot(s.fring_off[to], s.fring_len[to], t)) = f;
+  note_arrival(s, rep, to, t + s.fring_delay[to]);
 }
 // Send a flit to node n's sink.
 FLITSIM_HD void send_flit_to_node(const SimView& s, int rep, int n, flit_t f, long long t) {
   *ering_at(s, rep, ring_write_slot(s.ering_off[n], s.ering_len[n], t)) = f;
+  note_arrival(s, rep, s.node_port[n], t + s.ering_delay[n]);
 }
 // Return a credit for VC v of input port gp to whoever feeds it (a router's output or a NI).
 FLITSIM_HD void return_credit(const SimView& s, int rep, int gp, int v, long long t) {
   int up = s.peer_port[gp];
   if (up >= 0) {
     *cring_at(s, rep, ring_write_slot(s.cring_off[up], s.cring_len[up], t)) = v;
+    note_arrival(s, rep, up, t + s.cring_delay[up]);
   } else {
     int n = s.port_node[gp];
     *nicring_at(s, rep, ring_write_slot(s.nicring_off[n], s.nicring_len[n], t)) = v;
+    note_arrival(s, rep, gp, t + s.nicring_delay[n]);
   }
 }
 

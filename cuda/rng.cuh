@@ -13,6 +13,7 @@ enum RngPurpose : uint32_t {
   kRngSize = 4,       // random packet sizes
   kRngBurst = 5,      // on/off source state transitions
   kRngVc = 6,         // router.vc_policy = "random" / "by-hop": VC choices
+  kRngGap = 7,        // Bernoulli injection: cycles from a node's packet k − 1 to packet k
 };
 
 struct Rng4 {

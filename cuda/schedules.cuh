@@ -36,10 +36,14 @@ struct WarpPorts {
   }
   template <class F>
   __device__ PortSets gather(F&& f) const {
+    return gather_of(~u64(0), f);
+  }
+  template <class F>
+  __device__ PortSets gather_of(u64 mask, F&& f) const {
     u64 outputs = 0, inputs = 0;
     for (int base = 0; base < p1 - p0; base += 32) {  // radix <= 64: at most two rounds
       const int i = base + lane;
-      const u64 m = i < p1 - p0 ? f(p0 + i) : 0;
+      const u64 m = i < p1 - p0 && ((mask >> i) & 1) ? f(p0 + i) : 0;
       outputs |= m;
       inputs |= u64(__ballot_sync(0xffffffffu, m != 0)) << base;
     }
@@ -47,6 +51,28 @@ struct WarpPorts {
     const unsigned hi = __reduce_or_sync(0xffffffffu, unsigned(outputs >> 32));
     __syncwarp();
     return PortSets{(u64(hi) << 32) | lo, inputs};
+  }
+  // Lane l keeps the columns of outputs l and l + 32: one ballot per requested output and
+  // round of 32 inputs.
+  struct Columns {
+    int p0;
+    u64 lo, hi;
+    __device__ u64 of(int gp) const { return gp - p0 < 32 ? lo : hi; }
+  };
+  template <class Row>
+  __device__ Columns transpose(PortSets sets, Row&& row) const {
+    Columns c{p0, 0, 0};
+    const int radix = p1 - p0;
+    const u64 row_lo = lane < radix && ((sets.inputs >> lane) & 1) ? row(p0 + lane) : 0;
+    const u64 row_hi = lane + 32 < radix && ((sets.inputs >> (lane + 32)) & 1) ? row(p0 + lane + 32) : 0;
+    for (u64 m = sets.outputs; m; m &= m - 1) {  // the same on every lane: no divergence
+      const int o = lowest_bit(m);
+      const u64 col = u64(__ballot_sync(0xffffffffu, (row_lo >> o) & 1)) |
+                      (u64(__ballot_sync(0xffffffffu, (row_hi >> o) & 1)) << 32);
+      if (o == lane) c.lo = col;
+      if (o == lane + 32) c.hi = col;
+    }
+    return c;
   }
   template <class F>
   __device__ void once(F&& f) const {

@@ -61,6 +61,7 @@ enum RepSum : int32_t {
 };
 
 constexpr int kHopBins = 32;
+constexpr int kGapTable = 256;  // Bernoulli injection: gaps drawn by table, kGapTable cycles a draw
 
 // Sizes of every dimension; computed on the host from the topology and the configuration.
 struct Sizes {
@@ -78,6 +79,9 @@ struct Sizes {
   int32_t rt_len = 0;          // entries of the routing function's table (0 when unused)
   int32_t tr_len = 0;          // entries per replica of the traffic table (0 when unused)
   int32_t onoff_N = 0;         // reps·N with the on/off injection process (its per-node state), else 0
+  int32_t cal_len = 0;         // arrival calendar slots per router (a power of two > every ring delay); 0: off
+  int32_t cal_stride = 0;      // its bytes per router and slot: one per port, the radix rounded up to 8
+  int32_t bern_N = 0;          // reps·N with the Bernoulli injection process (its per-node state), else 0
   // Closed-loop workload (cuda/workload/program.cuh); all 0 in open-loop mode.
   int32_t wl_nodes = 0;        // reps·N: one program slot per (replica, node)
   int32_t wl_steps = 0;        // program steps of all nodes of all replicas
@@ -159,6 +163,7 @@ struct SimParams {
   X(int32_t, peer_port, sz.P)                              \
   X(int32_t, port_node, sz.P)                              \
   X(int32_t, node_port, sz.N)                              \
+  X(i64, port_cal, sz.cal_len ? sz.P : 0) /* its byte in a replica's arrival calendar (rings.cuh) */ \
   X(int32_t, fring_off, sz.P) /* flits into port (input side) */ \
   X(int32_t, fring_len, sz.P)                              \
   X(int32_t, fring_delay, sz.P)                          \
@@ -215,6 +220,7 @@ struct SimParams {
 #define FLITSIM_REPLICA_ARRAYS(X)                                             \
   X(u64, rep_seed, sz.reps)                                    \
   X(u64, rep_threshold, sz.reps) /* P(new packet)·2^32 (on/off: while on) */      \
+  X(u64, rep_gap_cdf, sz.bern_N ? (long long)sz.reps * kGapTable : 0) /* P(gap <= g + 1)·2^32 */ \
   X(int32_t, tr_table, (long long)sz.reps * sz.tr_len) /* traffic tables, see SimParams */ \
   X(flit_t, fring, (long long)sz.reps * sz.fring_total)                       \
   X(int32_t, cring, (long long)sz.reps * sz.cring_total)                      \
@@ -222,6 +228,7 @@ struct SimParams {
   X(int32_t, nicring, (long long)sz.reps * sz.nicring_total)                  \
   X(flit_t, ibuf, (long long)sz.reps * sz.P * sz.V * sz.B)                    \
   X(u64, port_vc_mask, (long long)sz.reps * sz.P) /* bit v: input VC v holds flits */ \
+  X(uint8_t, arrivals, (long long)sz.reps * sz.R * sz.cal_len * sz.cal_stride) /* calendar (rings.cuh) */ \
   X(int32_t, ivc_head, (long long)sz.reps * sz.P * sz.V)                      \
   X(int32_t, ivc_count, (long long)sz.reps * sz.P * sz.V)                     \
   X(int32_t, ivc_out_port, (long long)sz.reps * sz.P * sz.V)                  \
@@ -264,6 +271,9 @@ struct SimParams {
   X(i64, ni_scan, (long long)sz.reps * sz.N)                            \
   X(uint8_t, ni_on, sz.onoff_N)      /* on/off source: state at cycle t − 1 (the front) */ \
   X(uint8_t, ni_scan_on, sz.onoff_N) /* on/off source: state at cycle ni_scan − 1 */ \
+  X(i64, ni_scan_k, sz.bern_N)   /* Bernoulli: index of the packet created at ni_scan */ \
+  X(i64, ni_next_at, sz.bern_N)  /* Bernoulli: creation cycle of the node's next packet */ \
+  X(i64, ni_next_k, sz.bern_N)   /* Bernoulli: its index */ \
   X(int32_t, ni_pid, (long long)sz.reps * sz.N)                               \
   X(int32_t, ni_sent, (long long)sz.reps * sz.N)                              \
   X(int32_t, ni_vc, (long long)sz.reps * sz.N)                                \

@@ -4,8 +4,8 @@
 #include "routing_choice.hpp"
 #include "traffic_choice.hpp"
 
-#include "cuda/phases/vc_alloc.cuh"  // kMaxRadix
-#include "cuda/traffic/injection.cuh"     // burst_initial
+#include "cuda/phases/switch_alloc.cuh"  // kMaxRadix
+#include "cuda/traffic/injection.cuh"     // burst_initial, creation_gap
 
 #include <algorithm>
 #include <cmath>
@@ -26,6 +26,41 @@ void check_channel_keys(const Topology& t, const EngineConfig& cfg) {
     std::string known;
     for (auto& n : t.class_names) known += (known.empty() ? "" : ", ") + n;
     cfg.channels.fail(k, "no channel class \"" + k + "\" in topology " + t.kind + " (classes: " + known + ")");
+  }
+}
+
+// Slots of the arrival calendar (rings.cuh): the smallest power of two above every ring delay.
+// Off (0) where a delay is 0 (a write would land in the slot being read) or 256 or more
+// (R x slots x radix bytes of memory for little gain); receive then reads every port.
+int32_t arrival_calendar_length(const Topology& t, const std::vector<int32_t>& fring_delay,
+                                const std::vector<int32_t>& cring_delay, const std::vector<int32_t>& ering_delay,
+                                const std::vector<int32_t>& nicring_delay) {
+  std::vector<int32_t> used(fring_delay);
+  used.insert(used.end(), ering_delay.begin(), ering_delay.end());
+  used.insert(used.end(), nicring_delay.begin(), nicring_delay.end());
+  for (size_t gp = 0; gp < cring_delay.size(); ++gp)
+    if (t.peer_port[gp] >= 0) used.push_back(cring_delay[gp]);  // terminal ports get no credits
+  if (used.empty()) return 0;
+  const int32_t least = *std::min_element(used.begin(), used.end()), most = *std::max_element(used.begin(), used.end());
+  if (least < 1 || most >= 256) return 0;
+  int32_t len = 1;
+  while (len <= most) len *= 2;
+  return len;
+}
+
+// Bernoulli injection (traffic/injection.cuh): replica r's gap table, cdf[i] = P(gap <= i + 1)
+// = 1 − (1 − p)^(i + 1) in units of 2^-32, for the per-cycle probability p = threshold / 2^32;
+// then each node's first packet (index 0, created at cycle gap − 1), which is also the head
+// of its empty queue.
+void init_bernoulli_sources(HostState& s, const Sizes& sz, int r) {
+  const double p = double(s.rep_threshold[r]) / 4294967296.0;
+  u64* cdf = s.rep_gap_cdf.data() + size_t(r) * kGapTable;
+  for (int i = 0; i < kGapTable; ++i)
+    cdf[i] = p >= 1.0 ? (u64(1) << 32) : u64(std::llround(-std::expm1((i + 1) * std::log1p(-p)) * 4294967296.0));
+  for (int n = 0; n < sz.N; ++n) {
+    const size_t ni = size_t(r) * sz.N + n;
+    s.ni_next_at[ni] = s.ni_scan[ni] = creation_gap(s.rep_seed[r], cdf, n, 0) - 1;
+    s.ni_next_k[ni] = s.ni_scan_k[ni] = 0;
   }
 }
 
@@ -141,6 +176,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
     on_fraction = double(prm.burst_alpha) / (double(prm.burst_alpha) + double(prm.burst_beta));
     sz.onoff_N = sz.reps * sz.N;
   }
+  if (!wl && prm.injection == InjectionKind::Bernoulli) sz.bern_N = sz.reps * sz.N;
   if (wl) {  // every packet is measured: the window spans the whole run
     prm.workload = true;
     prm.wl_packet_size = wl->packet_size;
@@ -180,6 +216,8 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   std::vector<int32_t> ering_delay(sz.N, cfg.router_latency + term_lat), nicring_delay(sz.N, term_lat);
   std::vector<int32_t> fring_len = lengths(fring_delay), cring_len = lengths(cring_delay);
   std::vector<int32_t> ering_len = lengths(ering_delay), nicring_len = lengths(nicring_delay);
+  sz.cal_len = arrival_calendar_length(t, fring_delay, cring_delay, ering_delay, nicring_delay);
+  sz.cal_stride = sz.cal_len ? (t.max_radix() + 7) / 8 * 8 : 0;
   std::vector<int32_t> fring_off = offsets(fring_len, sz.fring_total);
   std::vector<int32_t> cring_off = offsets(cring_len, sz.cring_total);
   std::vector<int32_t> ering_off = offsets(ering_len, sz.ering_total);
@@ -196,6 +234,10 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   s.peer_port = t.peer_port;
   s.port_node = t.port_node;
   s.node_port = t.node_port;
+  for (int gp = 0; gp < sz.P && sz.cal_len; ++gp) {  // arrival calendar: router r's slots, local index
+    const int r = t.port_router[gp];
+    s.port_cal[gp] = (int64_t(r) * sz.cal_len) * sz.cal_stride + (gp - t.port_offset[r]);
+  }
   if (dragonfly) {
     s.df_gw_offset = t.tables.at("gateway_offset");
     s.df_gw_ports = t.tables.at("gateway_ports");
@@ -217,6 +259,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
                         " packets/cycle while on, more than 1; raise traffic.burst_on, lower traffic.burst_off or "
                         "use larger packets");
     s.rep_threshold[r] = uint64_t(std::llround(std::min(1.0, p) * 4294967296.0));
+    if (sz.bern_N) init_bernoulli_sources(s, sz, r);
     fill_traffic_table(cfg, prm, sz, cfg.seeds[r], traffic_tables, s.tr_table.data() + (long long)r * sz.tr_len);
   }
   std::fill(s.fring.begin(), s.fring.end(), kNoFlit);

@@ -71,6 +71,20 @@ struct PortsInTestOrder {
     return sets;
   }
   template <class F>
+  PortSets gather_of(u64 mask, F&& f) const {  // the selected ports, in the test order
+    PortSets sets{0, 0};
+    each_of(mask, [&](int gp) {
+      const u64 m = f(gp);
+      sets.outputs |= m;
+      if (m) sets.inputs |= u64(1) << (gp - p0);
+    });
+    return sets;
+  }
+  template <class Row>
+  RequestColumns transpose(PortSets sets, Row&& row) const {  // a pure function: order-free
+    return transpose_serially(p0, sets, row);
+  }
+  template <class F>
   void once(F&& f) const {
     f();
   }

@@ -1,9 +1,11 @@
 // VC and switch allocation of one router in one cycle (phases 4 and 5): which allocator's
 // per-port steps run, in which order (router.vc_allocator, router.sw_allocator,
-// router.alloc_iterations). `Ports` is cycle.cuh's executor interface. Allocation steps run
-// only for the ports that take part: `gather` reduces the masks the request steps return into
-// the outputs requested and the inputs requesting (a reduction every thread of the router
-// sees), and later steps run for those ports only.
+// router.alloc_iterations). `Ports` is cycle.cuh's executor interface; `busy`: the router's
+// ports whose input VCs hold flits (the only ones that can request). Allocation steps run
+// only for the ports that take part: `gather_of` reduces the masks the request steps return
+// into the outputs requested and the inputs requesting (a reduction every thread of the router
+// sees), `transpose` turns the requests into "who requests me" per output, and later steps
+// run for those ports only.
 #pragma once
 #include "sw_wavefront.cuh"
 #include "switch_alloc.cuh"
@@ -18,19 +20,40 @@ struct PortSets {
   u64 inputs;   // ports that returned a non-empty mask
 };
 
+// A router's request matrix by columns (the grant steps' "who requests me"), built by one
+// thread: zeroes the requested columns, then sets a bit per request, O(requests) instead of
+// each output scanning every requesting input's row.
+struct RequestColumns {
+  int p0;
+  u64 col[kMaxRadix];
+  FLITSIM_HD u64 of(int gp) const { return col[gp - p0]; }
+};
+template <class Row>
+FLITSIM_HD RequestColumns transpose_serially(int p0, PortSets sets, Row&& row) {
+  RequestColumns c;
+  c.p0 = p0;
+  for (u64 m = sets.outputs; m; m &= m - 1) c.col[lowest_bit(m)] = 0;
+  for (u64 in = sets.inputs; in; in &= in - 1) {
+    const int i = lowest_bit(in);
+    for (u64 m = row(p0 + i); m; m &= m - 1) c.col[lowest_bit(m)] |= u64(1) << i;
+  }
+  return c;
+}
+
 template <class Ports>
-FLITSIM_HD void run_vc_allocation(const SimView& s, int rep, int r, long long t, const Ports& ports) {
+FLITSIM_HD void run_vc_allocation(const SimView& s, int rep, int r, long long t, const Ports& ports, u64 busy) {
   const Allocator a = s.prm.vc_allocator;
   const int iterations = a == Allocator::Wavefront ? 1 : s.prm.va_iterations;  // a wavefront is maximal
   for (int it = 0; it < iterations; ++it) {
     if (a == Allocator::SeparableInputFirst) {
-      const PortSets va = ports.gather([&](int gp) { return step_va_request(s, rep, r, gp); });
+      const PortSets va = ports.gather_of(busy, [&](int gp) { return step_va_request(s, rep, r, gp); });
       if (!va.outputs) return;
-      ports.each_of(va.outputs, [&](int gp) { step_va_grant(s, rep, r, gp, va.inputs); });
+      const auto va_to = ports.transpose(va, [&](int gp) { return s.va_request[s.pp(rep, gp)]; });
+      ports.each_of(va.outputs, [&](int gp) { step_va_grant(s, rep, r, gp, va_to.of(gp)); });
       ports.each_of(va.inputs, [&](int gp) { step_va_accept(s, rep, gp, t); });
       continue;
     }
-    const PortSets va = ports.gather([&](int gp) { return step_va_request_all(s, rep, r, gp); });
+    const PortSets va = ports.gather_of(busy, [&](int gp) { return step_va_request_all(s, rep, r, gp); });
     if (!va.outputs) return;
     if (a == Allocator::Wavefront)
       ports.each_of(va.outputs, [&](int gp) { step_va_grant_wavefront(s, rep, r, gp, va.inputs, t); });
@@ -46,9 +69,10 @@ FLITSIM_HD void run_vc_allocation(const SimView& s, int rep, int r, long long t,
 // wavefront), or with `spec` the speculative pass. Returns the outputs matched and the
 // inputs matched (a wasted speculative match included: traverse then finds nothing to send).
 template <class Ports>
-FLITSIM_HD PortSets switch_pass(const SimView& s, int rep, int r, long long t, const Ports& ports, bool spec) {
+FLITSIM_HD PortSets switch_pass(const SimView& s, int rep, int r, long long t, const Ports& ports, u64 busy,
+                               bool spec) {
   if (s.prm.sw_allocator == Allocator::Wavefront) {
-    const PortSets sa = ports.gather([&](int gp) { return step_sa_request(s, rep, r, gp, 0, t, spec); });
+    const PortSets sa = ports.gather_of(busy, [&](int gp) { return step_sa_request(s, rep, r, gp, 0, t, spec); });
     if (!sa.outputs) return PortSets{0, 0};
     const int radix = s.port_offset[r + 1] - s.port_offset[r], first = int(t % radix);
     PortSets m{0, 0};
@@ -65,11 +89,12 @@ FLITSIM_HD PortSets switch_pass(const SimView& s, int rep, int r, long long t, c
   // The speculative pass runs one iteration: a wasted grant idles its output for the cycle.
   const int iterations = spec ? 1 : s.prm.sa_iterations;
   for (int it = 0; it < iterations; ++it) {
-    const PortSets sa = ports.gather([&](int gp) { return step_sa_request(s, rep, r, gp, it, t, spec); });
+    const PortSets sa = ports.gather_of(busy, [&](int gp) { return step_sa_request(s, rep, r, gp, it, t, spec); });
     if (!sa.outputs) break;  // nothing left to match: later iterations would change nothing
-    ports.each_of(sa.outputs, [&](int gp) { step_sa_grant(s, rep, r, gp, sa.inputs, t, spec); });
+    const auto sa_to = ports.transpose(sa, [&](int gp) { return s.sa_request[s.pp(rep, gp)]; });
+    ports.each_of(sa.outputs, [&](int gp) { step_sa_grant(s, rep, r, gp, sa_to.of(gp), t, spec); });
     const PortSets won =
-        ports.gather([&](int gp) { return step_sa_accept(s, rep, r, gp, it, sa.inputs, t, spec); });
+        ports.gather_of(sa.inputs, [&](int gp) { return step_sa_accept(s, rep, r, gp, it, sa.inputs, t, spec); });
     ports.each_of(won.outputs, [&](int gp) { step_sa_update(s, rep, r, gp, it); });
     sent.outputs |= won.outputs, sent.inputs |= won.inputs;
   }
@@ -80,10 +105,11 @@ FLITSIM_HD PortSets switch_pass(const SimView& s, int rep, int r, long long t, c
 // router.speculative, heads still VC-allocating bid in a second pass for what the first left:
 // non-speculative requests always win over speculative ones.
 template <class Ports>
-FLITSIM_HD PortSets run_switch_allocation(const SimView& s, int rep, int r, long long t, const Ports& ports) {
-  PortSets sent = switch_pass(s, rep, r, t, ports, false);
+FLITSIM_HD PortSets run_switch_allocation(const SimView& s, int rep, int r, long long t, const Ports& ports,
+                                          u64 busy) {
+  PortSets sent = switch_pass(s, rep, r, t, ports, busy, false);
   if (s.prm.speculative) {
-    const PortSets more = switch_pass(s, rep, r, t, ports, true);
+    const PortSets more = switch_pass(s, rep, r, t, ports, busy, true);
     sent.outputs |= more.outputs, sent.inputs |= more.inputs;
   }
   return sent;

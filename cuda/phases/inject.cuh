@@ -10,52 +10,80 @@
 
 namespace flitsim {
 
-// Finds the oldest queued creation cycle of node n at or before t; -1 if the queue is empty.
-// `created_now` is this cycle's draw, already made for the offered-load count. On/off sources
-// (prm.injection) replay their chain from the scan pointer's state; `on_prev` is the state at
-// t − 1, and `on_before` returns the state at the cycle before the one found.
-FLITSIM_HD long long oldest_queued(const SimView& s, int rep, int n, long long t, bool created_now,
-                                   bool on_prev, bool& on_before) {
+// Offered load, counted at creation: a packet node n creates at cycle t.
+FLITSIM_HD void count_created(const SimView& s, int rep, int n, long long t) {
+  if (!s.in_window(t)) return;
+  const long long ni = s.nn(rep, n);
+  const int size = packet_size_of(s, rep, n, t);
+  s.node_created_flits[ni] += size;
+  s.node_batch_created[s.nb(rep, n, t)] += size;
+  s.node_tagged_created[ni] += 1;
+}
+
+// Bernoulli source (traffic/injection.cuh): at its next packet's creation cycle it counts the
+// packet and draws the gap to the one after; when the interface is free it starts the oldest
+// queued packet (index ni_scan_k, created at ni_scan) and moves the scan pointer on by that
+// packet's successor's gap. Work per packet, not per cycle.
+FLITSIM_HD void bernoulli_source(const SimView& s, int rep, int n, long long t) {
+  const long long ni = s.nn(rep, n);
+  if (s.ni_next_at[ni] == t) {
+    count_created(s, rep, n, t);
+    const long long k = s.ni_next_k[ni] + 1;
+    s.ni_next_k[ni] = k;
+    s.ni_next_at[ni] = t + creation_gap(s, rep, n, k);
+  }
+  if (s.ni_pid[ni] >= 0 || s.ni_scan_k[ni] == s.ni_next_k[ni]) return;  // busy, or nothing queued
+  const int32_t pid = free_slot(s, rep, n, t);
+  if (pid < 0) {  // all slots in flight: wait
+    if (s.in_window(t)) s.node_slot_stalls[ni] += 1;
+    return;
+  }
+  const long long c = s.ni_scan[ni], k = s.ni_scan_k[ni] + 1;
+  s.ni_scan_k[ni] = k;
+  // The next queued packet's cycle; when that is the front's next packet, the front has
+  // already drawn its gap (the usual case below saturation: one gap draw per packet).
+  s.ni_scan[ni] = k == s.ni_next_k[ni] ? s.ni_next_at[ni] : c + creation_gap(s, rep, n, k);
+  begin_packet(s, rep, n, pid, destination(s, rep, n, c), packet_size_of(s, rep, n, c), c);
+}
+
+// On/off source: the oldest queued creation cycle of node n at or before t; -1 if the queue is
+// empty. `created_now` is this cycle's draw, already made for the offered-load count. The
+// chain is replayed from the scan pointer's state; `on_prev` is the state at t − 1, and
+// `on_before` returns the state at the cycle before the one found.
+FLITSIM_HD long long oldest_queued_onoff(const SimView& s, int rep, int n, long long t, bool created_now,
+                                         bool on_prev, bool& on_before) {
   const long long ni = s.nn(rep, n);
   long long c = s.ni_scan[ni];
-  if (s.prm.injection == InjectionKind::OnOff) {
-    bool on = s.ni_scan_on[ni];
-    for (; c < t; ++c) {
-      const bool next = burst_next(s, rep, n, c, on);
-      if (next && creates_packet(s, rep, n, c)) {
-        on_before = on;
-        return c;
-      }
-      on = next;
+  bool on = s.ni_scan_on[ni];
+  for (; c < t; ++c) {
+    const bool next = burst_next(s, rep, n, c, on);
+    if (next && creates_packet(s, rep, n, c)) {
+      on_before = on;
+      return c;
     }
-    on_before = on_prev;
-    if (created_now) return t;
-    s.ni_scan[ni] = t + 1;  // nothing queued: skip the empty cycles for good
-    s.ni_scan_on[ni] = s.ni_on[ni];
-    return -1;
+    on = next;
   }
-  for (; c < t; ++c)
-    if (creates_packet(s, rep, n, c)) return c;
+  on_before = on_prev;
   if (created_now) return t;
   s.ni_scan[ni] = t + 1;  // nothing queued: skip the empty cycles for good
+  s.ni_scan_on[ni] = s.ni_on[ni];
   return -1;
 }
 
-FLITSIM_HD void start_packet(const SimView& s, int rep, int n, long long t, bool created_now, bool on_prev) {
+FLITSIM_HD void start_packet_onoff(const SimView& s, int rep, int n, long long t, bool created_now, bool on_prev) {
   const long long ni = s.nn(rep, n);
   bool on_before = true;
-  const long long c = oldest_queued(s, rep, n, t, created_now, on_prev, on_before);
+  const long long c = oldest_queued_onoff(s, rep, n, t, created_now, on_prev, on_before);
   if (c < 0) return;
-  const bool onoff = s.prm.injection == InjectionKind::OnOff;
   const int32_t pid = free_slot(s, rep, n, t);
   if (pid < 0) {  // all slots in flight: wait
     s.ni_scan[ni] = c;
-    if (onoff) s.ni_scan_on[ni] = on_before;
+    s.ni_scan_on[ni] = on_before;
     if (s.in_window(t)) s.node_slot_stalls[ni] += 1;
     return;
   }
   s.ni_scan[ni] = c + 1;
-  if (onoff) s.ni_scan_on[ni] = 1;  // a packet was created at c, so the source was on
+  s.ni_scan_on[ni] = 1;  // a packet was created at c, so the source was on
   begin_packet(s, rep, n, pid, destination(s, rep, n, c), packet_size_of(s, rep, n, c), c);
 }
 
@@ -67,23 +95,15 @@ FLITSIM_HD void step_inject(const SimView& s, int rep, int gp, long long t) {
   if (s.prm.workload) {
     wl_advance(s, rep, n, t);
     if (s.ni_pid[ni] < 0) wl_start_packet(s, rep, n, t);
+  } else if (s.prm.injection == InjectionKind::OnOff) {  // advance the source's chain to t
+    const bool on_prev = s.ni_on[ni];
+    const bool on = burst_next(s, rep, n, t, on_prev);
+    s.ni_on[ni] = on;
+    const bool created_now = on && creates_packet(s, rep, n, t);
+    if (created_now) count_created(s, rep, n, t);
+    if (s.ni_pid[ni] < 0) start_packet_onoff(s, rep, n, t, created_now, on_prev);
   } else {
-    bool created_now, on_prev = true;
-    if (s.prm.injection == InjectionKind::OnOff) {  // advance the source's chain to t
-      on_prev = s.ni_on[ni];
-      const bool on = burst_next(s, rep, n, t, on_prev);
-      s.ni_on[ni] = on;
-      created_now = on && creates_packet(s, rep, n, t);
-    } else {
-      created_now = creates_packet(s, rep, n, t);
-    }
-    if (created_now && s.in_window(t)) {  // offered load, counted at creation
-      const int size = packet_size_of(s, rep, n, t);
-      s.node_created_flits[ni] += size;
-      s.node_batch_created[s.nb(rep, n, t)] += size;
-      s.node_tagged_created[ni] += 1;
-    }
-    if (s.ni_pid[ni] < 0) start_packet(s, rep, n, t, created_now, on_prev);
+    bernoulli_source(s, rep, n, t);
   }
   const int32_t pid = s.ni_pid[ni];
   if (pid < 0) return;

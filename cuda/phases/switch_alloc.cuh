@@ -115,13 +115,10 @@ FLITSIM_HD u64 step_sa_request(const SimView& s, int rep, int r, int gp, int it,
   return wanted;
 }
 
-// `inputs`: the router's input ports (local bits) requesting some output this iteration.
-FLITSIM_HD void step_sa_grant(const SimView& s, int rep, int r, int out, u64 inputs, long long t, bool spec = false) {
+// `requests`: the input ports (local bits) whose sa_request names this output, transposed by
+// the executor once for all outputs (cycle.cuh, Ports::transpose).
+FLITSIM_HD void step_sa_grant(const SimView& s, int rep, int r, int out, u64 requests, long long t, bool spec = false) {
   const int p0 = s.port_offset[r];
-  const u64 me_bit = u64(1) << (out - p0);
-  u64 requests = 0;  // inputs requesting this output
-  for (; inputs; inputs &= inputs - 1)
-    if (s.sa_request[s.pp(rep, p0 + lowest_bit(inputs))] & me_bit) requests |= u64(1) << lowest_bit(inputs);
   const long long op = s.pp(rep, out);
   if (requests && s.prm.age_arbitration) {  // the input with the oldest packet for me; ties: lowest
     int best = -1;

@@ -118,16 +118,15 @@ FLITSIM_HD u64 step_va_request(const SimView& s, int rep, int r, int gp) {
   return requested;
 }
 
-// `inputs`: the router's input ports (local bits) that made a request this cycle.
-FLITSIM_HD void step_va_grant(const SimView& s, int rep, int r, int out, u64 inputs) {
+// `requests`: the input ports (local bits) whose va_request names this output, transposed by
+// the executor once for all outputs (cycle.cuh, Ports::transpose).
+FLITSIM_HD void step_va_grant(const SimView& s, int rep, int r, int out, u64 requests) {
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, V = s.sz.V, n_ivc = radix * V;
-  const u64 me_bit = u64(1) << (out - p0);
   int winner[kMaxVcs];  // per output VC: requester (local input VC index), −1 none
   long long winner_age[kMaxVcs];  // its packet's creation cycle (age arbitration)
   bool any = false;
-  for (; inputs; inputs &= inputs - 1) {
-    const int i = lowest_bit(inputs);
-    if (!(s.va_request[s.pp(rep, p0 + i)] & me_bit)) continue;
+  for (; requests; requests &= requests - 1) {
+    const int i = lowest_bit(requests);
     if (!any)
       for (int w = 0; w < V; ++w) winner[w] = -1;
     any = true;

@@ -1,12 +1,16 @@
 // Open-loop packet generation and destination patterns.
 //
-// Bernoulli (traffic.injection = "bernoulli"): whether node n creates a packet at cycle c is a
-// pure function of (seed, n, c), so the unbounded source queue needs no storage: a node's
-// queue is the set of creation cycles between its scan pointer and now, found again by
-// re-drawing (DESIGN.md §1, open loop).
+// Bernoulli (traffic.injection = "bernoulli"): each node creates a packet in each cycle with
+// probability p, independently, so the cycles between a node's packets are geometric,
+// P(gap = g) = p (1 − p)^(g − 1). The engine draws the gaps, not the cycles: packet k of node
+// n is created creation_gap(n, k) cycles after packet k − 1 (packet 0 at cycle gap − 1), a
+// pure function of (seed, n, k), so the work is per packet, not per node and cycle. The
+// unbounded source queue needs no storage: it is packets ni_scan_k .. ni_next_k − 1, whose
+// creation cycles are found again by re-drawing the same gaps from the scan pointer
+// (DESIGN.md §1, open loop).
 //
-// On/off (traffic.injection = "onoff"): a two-state Markov chain per node gates the same
-// Bernoulli draw (BookSim's on_off process). Its transition at cycle c is a pure function of
+// On/off (traffic.injection = "onoff"): a two-state Markov chain per node gates a per-cycle
+// Bernoulli draw (creates_packet, BookSim's on_off process). Its transition at cycle c is a pure function of
 // (seed, n, c) and of the state at c − 1, so the chain is deterministic; the node keeps its
 // state at two points: the front (ni_on, cycle t − 1, advanced every cycle by the node's
 // router) and the scan pointer (ni_scan_on, cycle ni_scan − 1), from which the queue is
@@ -21,7 +25,33 @@
 
 namespace flitsim {
 
-// The Bernoulli draw at (n, c) (with on/off: the draw made while the source is on).
+constexpr long long kNeverCreated = 1LL << 62;  // the gap of a source with p = 0
+
+// Cycles from node n's packet k − 1 to its packet k (Bernoulli). `cdf` is the replica's table:
+// cdf[i] = P(gap <= i + 1)·2^32 (host: fill_gap_cdf). One 32-bit draw picks the gap among the
+// first kGapTable cycles by binary search; with probability P(gap > kGapTable) the gap is
+// longer, and since the geometric law forgets its past the draw is repeated (next salt) for
+// the following kGapTable cycles. Integer arithmetic only: CPU and GPU agree bit for bit.
+FLITSIM_HD long long creation_gap(uint64_t seed, const u64* cdf, int n, long long k) {
+  const u64 within = cdf[kGapTable - 1];  // P(gap <= kGapTable)·2^32
+  if (within == 0) return kNeverCreated;
+  for (uint32_t round = 0;; ++round) {
+    const uint32_t u = draw32(seed, uint32_t(n), k, kRngGap, round);
+    if (u >= within) continue;
+    int lo = 0, hi = kGapTable - 1;  // the smallest i with u < cdf[i]
+    while (lo < hi) {
+      const int mid = (lo + hi) / 2;
+      if (u < cdf[mid]) hi = mid;
+      else lo = mid + 1;
+    }
+    return (long long)round * kGapTable + lo + 1;
+  }
+}
+FLITSIM_HD long long creation_gap(const SimView& s, int rep, int n, long long k) {
+  return creation_gap(s.rep_seed[rep], s.rep_gap_cdf + (long long)rep * kGapTable, n, k);
+}
+
+// The on/off source's per-cycle draw at (n, c), made while the source is on.
 FLITSIM_HD bool creates_packet(const SimView& s, int rep, int n, long long c) {
   return uint64_t(draw32(s.rep_seed[rep], uint32_t(n), c, kRngInject)) < s.rep_threshold[rep];
 }

@@ -53,6 +53,18 @@ struct Ports {  // cycle.cuh's executor interface, in port order or reversed
     return sets;
   }
   template <class F>
+  PortSets gather_of(u64 mask, F&& f) const {
+    PortSets sets{0, 0};
+    each_of(mask, [&](int gp) {
+      const u64 m = f(gp);
+      sets.outputs |= m;
+      if (m) sets.inputs |= u64(1) << gp;
+    });
+    return sets;
+  }
+  template <class Row>
+  RequestColumns transpose(PortSets sets, Row&& row) const { return transpose_serially(0, sets, row); }
+  template <class F>
   void once(F&& f) const { f(); }
 };
 
@@ -128,10 +140,11 @@ int main(int argc, char** argv) {
     pk_size[pid] = 1;
   }
   const Ports ports{radix, arg["order"] == "reversed"};
+  const u64 all_ports = radix == 64 ? ~u64(0) : (u64(1) << radix) - 1;  // every port may request
   for (int t = 0; t < cycles; ++t) {
     std::printf("%d:", t);
     if (va) {
-      run_vc_allocation(s, 0, 0, t, ports);
+      run_vc_allocation(s, 0, 0, t, ports, all_ports);
       for (int gp = 0; gp < radix; ++gp)
         for (int w = 0; w < V; ++w) {
           const int g = ovc_owner[s.pv(0, gp, w)];
@@ -142,7 +155,7 @@ int main(int argc, char** argv) {
       std::fill(ovc_owner.begin(), ovc_owner.end(), -1);
     } else {
       for (long long q : won_now) ivc_va_at[q] = t;
-      const PortSets sent = run_switch_allocation(s, 0, 0, t, ports);
+      const PortSets sent = run_switch_allocation(s, 0, 0, t, ports, all_ports);
       for (int o = 0; o < radix; ++o) {
         const int i = sa_match[o];
         if (i < 0) continue;
