@@ -1,6 +1,9 @@
 """Shared fixtures: small, fast configurations (the CI machine has 2 cores and no GPU)."""
 import copy
+import json
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -38,3 +41,15 @@ def cuda_usable():
     if not _core.cuda_compiled():
         return False, "this build has no CUDA backend"
     return _core.cuda_usable()
+
+
+def run_engine_script(script: str, threads: int = 1, order: str | None = None):
+    """Runs `script` (python -c) in a fresh process with OMP_NUM_THREADS = threads and, if
+    given, FLITSIM_STEP_ORDER = order (both read when the engine starts), and returns the
+    JSON its last line printed: how the bit-identity tests compare thread counts and orders."""
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    if order:
+        env["FLITSIM_STEP_ORDER"] = order
+    proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])

@@ -11,14 +11,13 @@ import os
 import random
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import corpus
 import flitsim
-from conftest import small_dragonfly
+from conftest import small_dragonfly, run_engine_script
 from flitsim.runner import simulate_raw
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -267,14 +266,8 @@ COMBOS = [(a, a, extra) for a in ALLOCATORS for extra in ({}, {"arbitration": "a
 
 
 def run_all(order=None, threads=1):
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    if order:
-        env["FLITSIM_STEP_ORDER"] = order
-    here = os.path.dirname(__file__)
-    proc = subprocess.run([sys.executable, "-c", SCRIPT.format(here=here, combos=COMBOS, threads=threads)],
-                          env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    script = SCRIPT.format(here=os.path.dirname(__file__), combos=COMBOS, threads=threads)
+    return run_engine_script(script, threads, order)
 
 
 def test_allocators_are_bit_identical_across_threads_and_step_orders():

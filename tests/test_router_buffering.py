@@ -7,15 +7,13 @@ import copy
 import json
 import os
 import pathlib
-import subprocess
-import sys
 
 import pytest
 
 import flitsim
 from flitsim import _core
 from flitsim.config import ConfigError, normalize
-from conftest import small_dragonfly
+from conftest import small_dragonfly, run_engine_script
 from corpus import CASES
 
 CIOQ = {"architecture": "cioq"}
@@ -158,14 +156,8 @@ OPTIONS = {"cioq-1": {"architecture": "cioq", "output_buffer": 4},
 
 
 def run_options(order=None, threads=1):
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    if order:
-        env["FLITSIM_STEP_ORDER"] = order
-    here = os.path.dirname(__file__)
-    proc = subprocess.run([sys.executable, "-c", SCRIPT.format(here=here, options=OPTIONS, threads=threads)],
-                          env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    script = SCRIPT.format(here=os.path.dirname(__file__), options=OPTIONS, threads=threads)
+    return run_engine_script(script, threads, order)
 
 
 def test_cioq_is_bit_identical_across_threads_and_step_orders():

@@ -1,14 +1,11 @@
 """The router model's options (issue 12): router.va_sa, vc_policy, arbitration, flow_control
 and preset, each against an exact rate or formula, plus determinism across threads and step orders."""
-import json
 import os
-import subprocess
-import sys
 
 import pytest
 
 import flitsim
-from conftest import small_dragonfly
+from conftest import small_dragonfly, run_engine_script
 
 
 def two_routers(router=None, packet_size=1, load=1.0, measure=2000):
@@ -144,14 +141,8 @@ print(json.dumps(out))
 
 
 def run_options(order=None, threads=1):
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    if order:
-        env["FLITSIM_STEP_ORDER"] = order
-    here = os.path.dirname(__file__)
-    proc = subprocess.run([sys.executable, "-c", SCRIPT.format(here=here, options=OPTIONS, threads=threads)],
-                          env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    script = SCRIPT.format(here=os.path.dirname(__file__), options=OPTIONS, threads=threads)
+    return run_engine_script(script, threads, order)
 
 
 def test_router_model_options_are_deterministic_across_threads_and_step_orders():
