@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-from .common import (EXIT_FAILURE, EXIT_OK, EXIT_USAGE, _add_engine_args, _error, _Formatter)
+from .common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, _add_engine_args, _error, _Formatter
 
 # --- plot -----------------------------------------------------------------------------------
 
