@@ -1,0 +1,194 @@
+"""The commands that inspect without simulating: ``info``, ``config``, ``show`` and ``check-deadlock``."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from ..config import load_config
+from .common import (EXIT_FAILURE, EXIT_OK, _add_config_args, _fmt, _Formatter, _print_json,
+                     _table)
+
+# --- info -----------------------------------------------------------------------------------
+
+INFO_EXAMPLES = """\
+examples:
+  flitsim info configs/dragonfly-1k.toml
+  flitsim info configs/dragonfly-1k.toml --set topology.p=8 --set topology.a=16 --set topology.h=8
+  flitsim info configs/hyperx-4x4x4.toml --json
+"""
+INFO_ORDER = ("kind", "nodes", "routers", "links", "links_copper", "links_optical", "radix",
+              "diameter", "avg_distance", "balance", "cost")
+
+
+def _add_info(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "info", formatter_class=_Formatter, epilog=INFO_EXAMPLES,
+        help="describe the topology of a configuration without simulating",
+        description="Build the topology of a configuration and print its size and structure:\n"
+                    "nodes, routers, links by cable type, radix, diameter, average distance,\n"
+                    "balance and cost.")
+    _add_config_args(p)
+    p.set_defaults(func=cmd_info)
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    cfg = load_config(args.config, args.overrides)
+    topology = importlib.import_module("flitsim.topology")
+    desc = dict(topology.describe(cfg))
+    desc.setdefault("kind", cfg["topology"]["kind"])
+    mem = importlib.import_module("flitsim.memory")
+    est = mem.estimate(cfg)  # the engine's own layout, without allocating it
+    if args.json:
+        desc.update(state_bytes=est["bytes"], host_memory_available=est["host_available"])
+    else:
+        avail = mem.human_bytes(est["host_available"]) if est["host_available"] else "unknown"
+        desc["state memory"] = (f"{mem.human_bytes(est['bytes'])} per replica "
+                                f"(host memory available: {avail})")
+    if args.json:
+        _print_json(desc)
+    else:
+        keys = [k for k in INFO_ORDER if k in desc] + [k for k in desc if k not in INFO_ORDER]
+        print(_table([(k, _fmt(desc[k])) for k in keys]))
+    return EXIT_OK
+
+
+# --- config ---------------------------------------------------------------------------------
+
+CONFIG_EXAMPLES = """\
+examples:
+  flitsim config configs/dragonfly-1k.toml              every key, defaults filled in
+  flitsim config configs/dragonfly-1k.toml --set routing.algorithm=ugal --json
+"""
+
+
+def _add_config(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "config", formatter_class=_Formatter, epilog=CONFIG_EXAMPLES,
+        help="print the normalised configuration, defaults filled in",
+        description="Check a configuration (with --set overrides applied) and print it as the\n"
+                    "engine sees it: every section, every defaulted key. The output is itself\n"
+                    "a valid configuration file.")
+    _add_config_args(p)
+    p.set_defaults(func=cmd_config)
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    cfg = load_config(args.config, args.overrides)
+    if args.json:
+        _print_json(cfg)
+    else:
+        from ..toml_writer import dumps
+        sys.stdout.write(dumps(cfg))
+    return EXIT_OK
+
+
+# --- show -----------------------------------------------------------------------------------
+
+SHOW_EXAMPLES = """\
+examples:
+  flitsim run configs/dragonfly-1k.toml -o run.h5 && flitsim show run.h5
+  flitsim show sweep.h5 --json
+"""
+
+
+def _add_show(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "show", formatter_class=_Formatter, epilog=SHOW_EXAMPLES,
+        help="summarise a results or sweep file",
+        description="Print what a file written by `flitsim run -o` or `flitsim sweep -o` holds:\n"
+                    "when and by which version it was written, the experiment (topology,\n"
+                    "routing, traffic), the swept keys and progress of a sweep, and one line\n"
+                    "per replica or point.")
+    p.add_argument("result", metavar="FILE.h5", help="results or sweep file")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_show)
+
+
+def _points_table(keys: list[str], rows: list[dict]) -> str:
+    cols = list(keys) + ["offered", "accepted", "latency_mean", "latency_p99", "saturated"]
+    cells = [[_fmt(row.get(c, "-")) for c in cols] for row in rows]
+    widths = [max(len(c), *(len(r[j]) for r in cells)) if cells else len(c)
+              for j, c in enumerate(cols)]
+    lines = ["  ".join(c.rjust(w) for c, w in zip(cols, widths))]
+    lines += ["  ".join(v.rjust(w) for v, w in zip(r, widths)) for r in cells]
+    return "\n".join(lines)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from .. import hdf5
+    path = args.result
+    attrs = hdf5.read_attrs(path)
+    sweep = hdf5.is_sweep(path)
+    if sweep:
+        sw = hdf5.read_sweep(path)
+        cfg, keys = sw["config"], list(sw["keys"])
+        rows = [{**p, **r.summary()} if r is not None else dict(p)
+                for p, r in zip(sw["points"], sw["results"])]
+        done = sum(r is not None for r in sw["results"])
+    else:
+        results = hdf5.read_results(path)
+        cfg, keys = hdf5.read_config(path), ["load", "seed"]
+        rows = [r.summary() | {"load": r.load, "seed": r.seed} for r in results]
+        done = len(rows)
+    if args.json:
+        _print_json(dict(kind="sweep" if sweep else "results", attrs=attrs, config=cfg,
+                         keys=keys, done=done, total=len(rows), points=rows))
+        return EXIT_OK
+    topo = cfg.get("topology", {})
+    shape = ", ".join(f"{k}={_fmt(v)}" for k, v in topo.items() if k != "kind")
+    head = [
+        ("file", f"{path} ({'sweep' if sweep else 'results'}, schema "
+                 f"{attrs.get('schema_version', '-')}, flitsim {attrs.get('flitsim_version', '-')}, "
+                 f"written {attrs.get('created', '-')})"),
+        ("topology", f"{topo.get('kind', '-')} ({shape})"),
+        ("routing", _fmt(cfg.get("routing", {}))),
+    ]
+    if "workload" in cfg:
+        head.append(("workload", f"{len(cfg['workload'].get('jobs', []))} job(s)"))
+    else:
+        head.append(("traffic", _fmt(cfg.get("traffic", {}))))
+    sim = cfg.get("sim", {})
+    head.append(("sim", f"warmup {sim.get('warmup', '-')}, measure {sim.get('measure', '-')}"))
+    if sweep:
+        head.append(("swept", ", ".join(keys) or "-"))
+    head.append(("points" if sweep else "replicas", f"{done}/{len(rows)} finished"))
+    print(_table(head))
+    print(_points_table(keys, rows))
+    return EXIT_OK
+
+
+# --- check-deadlock --------------------------------------------------------------------------
+
+CHECK_DEADLOCK_EXAMPLES = """\
+examples:
+  flitsim check-deadlock configs/dragonfly-1k.toml --set routing.algorithm=valiant
+  flitsim check-deadlock configs/hyperx-4x4x4.toml --set routing.algorithm=dimwar --json
+  flitsim check-deadlock configs/dragonfly-1k.toml --set routing.deadlock_avoidance=false   # a cycle
+"""
+
+
+def _add_check_deadlock(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "check-deadlock", formatter_class=_Formatter, epilog=CHECK_DEADLOCK_EXAMPLES,
+        help="check the routing's VC scheme for cyclic channel dependencies",
+        description="Build the channel dependency graph of the configured routing and its\n"
+                    "deadlock-avoidance VC classes on the topology, from every route choice the\n"
+                    "routing can make, and report it acyclic or print one cycle. Exit status 0\n"
+                    "when acyclic, 1 when a cycle exists. Meant for up to a few hundred routers.")
+    _add_config_args(p)
+    p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.set_defaults(func=cmd_check_deadlock)
+
+
+def cmd_check_deadlock(args: argparse.Namespace) -> int:
+    cfg = load_config(args.config, args.overrides)
+    report = importlib.import_module("flitsim.deadlock").check_deadlock(
+        cfg, progress=not args.quiet and not args.json)
+    if args.json:
+        _print_json({"acyclic": report.acyclic, "algorithm": report.algorithm, "classes": report.classes,
+                     "vcs": report.vcs, "nodes": report.nodes, "edges": report.edges,
+                     "cycle": [list(c) for c in report.cycle]})
+    else:
+        print(report.summary())
+    return EXIT_OK if report.acyclic else EXIT_FAILURE

@@ -1,0 +1,65 @@
+"""Study 4 (Kathareios et al., SC 2015): accepted throughput at full load of Slim Fly, MLFM and OFT."""
+from __future__ import annotations
+
+import pathlib
+
+import numpy as np
+
+from .common import (Outcome, _finish, _load, _md, _pct, _plt, _Progress, _stall_note,
+                     _with)
+
+
+D2_TOPOLOGIES_QUICK = {"Slim Fly q=5": {"kind": "slimfly", "q": 5},
+                       "MLFM h=4": {"kind": "mlfm", "h": 4},
+                       "OFT k=4": {"kind": "oft", "k": 4}}
+D2_TOPOLOGIES_FULL = {"Slim Fly q=13": {"kind": "slimfly", "q": 13, "p": 9},
+                      "MLFM h=15": {"kind": "mlfm", "h": 15},
+                      "OFT k=12": {"kind": "oft", "k": 12}}
+
+
+def diameter_two(out: pathlib.Path, quick: bool, backend, threads, progress) -> Outcome:
+    import flitsim
+    from .. import topology
+    base = _load("diameter-two")
+    over = base.pop("sweep")["over"]
+    tops = D2_TOPOLOGIES_QUICK if quick else D2_TOPOLOGIES_FULL
+    cells: dict[tuple[str, str, str], float] = {}
+    desc = {}
+    stalls = 0
+    pr = _Progress("diameter-two", len(tops), progress)
+    for name, topo in tops.items():
+        cfg = _with(base)
+        cfg["topology"] = dict(topo)
+        desc[name] = topology.describe(cfg)
+        sw = flitsim.sweep(cfg, over, backend=backend, threads=threads, progress=False)
+        for p, r in zip(sw.points, sw.results):
+            cells[(name, p["routing.algorithm"], p["traffic.pattern"])] = r.accepted
+            stalls += r.slot_stalls
+        pr.step(name)
+    pr.close()
+    algs, pats = list(over["routing.algorithm"]), list(over["traffic.pattern"])
+    from ..plot_style import value_words
+    combos = [(a, t) for a in algs for t in pats]
+    rows = []
+    for name in tops:
+        d = desc[name]
+        rows.append([name, f"{d['nodes']:,}", f"{d['routers']:,}", str(d["radix"]),
+                     str(d["diameter"]), f"{d['cost'] / d['nodes']:.2f}"] +
+                    [_pct(cells[(name, a, t)]) for a, t in combos])
+    head = ["topology", "nodes", "routers", "radix", "diameter", "cost/node"] + [
+        f"{value_words('routing.algorithm', a)} {value_words('traffic.pattern', t)}"
+        for a, t in combos]
+    table = _md(head, rows) + _stall_note(stalls)
+    plt, colours, markers, st = _plt()
+    fig, ax = plt.subplots(figsize=(7.0, 2.4))
+    width = 0.8 / len(combos)
+    for j, (a, t) in enumerate(combos):
+        xs = np.arange(len(tops)) + (j - (len(combos) - 1) / 2) * width
+        ax.bar(xs, [100 * cells[(n, a, t)] for n in tops], width, color=colours[j],
+               label=f"{value_words('routing.algorithm', a)}, {value_words('traffic.pattern', t)}")
+    ax.set_xticks(range(len(tops)), list(tops))
+    ax.set_ylabel("accepted at full load (%)")
+    ax.set_ylim(0, 105)
+    ax.legend(ncol=len(combos), loc="upper center", bbox_to_anchor=(0.5, 1.2))
+    ax.grid(True, axis="y", alpha=0.3, lw=0.5)
+    return _finish(fig, plt, st, out, "diameter-two", table)

@@ -1,0 +1,79 @@
+"""Study 1 (Prisacari et al., HPSR 2015): accepted throughput of MIN and Valiant variants vs dragonfly size."""
+from __future__ import annotations
+
+import pathlib
+
+from .common import (Outcome, _finish, _load, _md, _pct, _plt, _Progress, _stall_note,
+                     _with)
+
+
+DF_ROUTINGS = {  # label -> overrides
+    "MIN": {"routing": {"algorithm": "min"}},
+    "VR": {"routing": {"algorithm": "valiant", "valiant": "restricted"}},
+    "VA": {"routing": {"algorithm": "valiant", "valiant": "any"}},
+    "VR+rand": {"routing": {"algorithm": "valiant", "valiant": "restricted"},
+                "topology": {"relabel": True, "seed": 7}},
+}
+DF_PATTERNS = {"bit complement": "bitcomp", "group shift": "group-shift"}
+
+
+def _df_bounds(p: int) -> dict[str, float]:
+    a, h = 2 * p, p
+    G = a * h + 1
+    return {"MIN": 1 / (a * p), "VR": (G - 2) / ((h + 1) * a * p), "VA": (G - 2) / (2 * a * p),
+            "model": 3 / (4 * p)}
+
+
+def dragonfly_valiant(out: pathlib.Path, quick: bool, backend, threads, progress) -> Outcome:
+    import flitsim
+    base = _load("dragonfly-valiant")
+    base.pop("sweep", None)
+    sizes = [2, 3, 4] if quick else [2, 3, 4, 5, 6, 7, 8]
+    acc: dict[tuple[int, str, str], float] = {}
+    nodes: dict[int, int] = {}
+    stalls = 0
+    per_size = len(DF_PATTERNS) * len(DF_ROUTINGS)
+    pr = _Progress("dragonfly-valiant", len(sizes) * per_size, progress,   # cost ~ nodes
+                   [2 * p * p * (2 * p * p + 1) for p in sizes for _ in range(per_size)])
+    for p in sizes:
+        for pname, pattern in DF_PATTERNS.items():
+            for label, ov in DF_ROUTINGS.items():
+                cfg = _with(base, topology={"p": p, "a": 2 * p, "h": p},
+                            traffic={"pattern": pattern, "shift": p + 1})
+                for sec, keys in ov.items():
+                    cfg[sec].update(keys)
+                r = flitsim.run(cfg, backend=backend, threads=threads, progress=False)
+                acc[(p, pname, label)], nodes[p] = r.accepted, r.nodes
+                stalls += r.slot_stalls
+                pr.step(f"p={p} {pname} {label}")
+    pr.close()
+    rows = []
+    for p in sizes:
+        b = _df_bounds(p)
+        for pname in DF_PATTERNS:
+            rows.append([str(p), f"{nodes[p]:,}", pname] +
+                        [_pct(acc[(p, pname, lb)]) for lb in DF_ROUTINGS] +
+                        [_pct(b["model"]), _pct(b["VR"]), _pct(b["VA"])])
+    table = _md(["p = a/2 = h", "nodes", "pattern", *DF_ROUTINGS, "model 3/(4p)", "VR bound",
+                 "VA bound"], rows) + _stall_note(stalls)
+    plt, colours, markers, st = _plt()
+    fig, axes = plt.subplots(1, 2, figsize=(7.0, 2.6), sharey=True)
+    xs = [nodes[p] for p in sizes]
+    for ax, pname in zip(axes, DF_PATTERNS):
+        for i, lb in enumerate(DF_ROUTINGS):
+            ax.plot(xs, [100 * acc[(p, pname, lb)] for p in sizes], "-", marker=markers[i],
+                    color=colours[i], label=lb)
+        ax.plot(xs, [100 * _df_bounds(p)["VR"] for p in sizes], ":", color=colours[1], lw=0.9,
+                label="VR bound")
+        ax.plot(xs, [100 * _df_bounds(p)["model"] for p in sizes], "--", color="grey", lw=0.9,
+                label="model 3/(4p)")
+        ax.set_xscale("log")
+        ax.set_xticks(xs, [f"{x:,}" for x in xs])
+        ax.minorticks_off()
+        ax.set_xlabel(f"nodes ({pname})")
+        ax.grid(True, alpha=0.3, lw=0.5)
+    axes[0].set_ylabel("accepted throughput (% of injection)")
+    axes[0].set_ylim(0, None)
+    handles, names = axes[0].get_legend_handles_labels()
+    fig.legend(handles, names, ncol=len(names), loc="lower center", bbox_to_anchor=(0.5, 0.0))
+    return _finish(fig, plt, st, out, "dragonfly-valiant", table, rect=(0, 0.09, 1, 1))
