@@ -86,6 +86,22 @@ def _finish(fig, plt, st, out: pathlib.Path, name: str, table: str, rect=None) -
     return Outcome(table, str(path))
 
 
+def _full_load_bars(ax, colours, groups: list, series: list, value: Callable, label: Callable,
+                    legend_y: float) -> None:
+    """Grouped bars of the accepted throughput at full offered load (%): a group per x tick, a
+    bar per series (value(group, series) in [0, 1]), as the diameter-two and HyperX studies draw."""
+    import numpy as np
+    width = 0.8 / len(series)
+    for j, sr in enumerate(series):
+        xs = np.arange(len(groups)) + (j - (len(series) - 1) / 2) * width
+        ax.bar(xs, [100 * value(g, sr) for g in groups], width, color=colours[j % len(colours)], label=label(sr))
+    ax.set_xticks(range(len(groups)), list(groups))
+    ax.set_ylabel("accepted at full load (%)")
+    ax.set_ylim(0, 105)
+    ax.legend(ncol=len(series), loc="upper center", bbox_to_anchor=(0.5, legend_y))
+    ax.grid(True, axis="y", alpha=0.3, lw=0.5)
+
+
 def _md(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join(["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] +
                      ["| " + " | ".join(r) + " |" for r in rows]) + "\n"

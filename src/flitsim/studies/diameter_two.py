@@ -3,9 +3,7 @@ from __future__ import annotations
 
 import pathlib
 
-import numpy as np
-
-from .common import (Outcome, _finish, _load, _md, _pct, _plt, _Progress, _stall_note,
+from .common import (Outcome, _finish, _full_load_bars, _load, _md, _pct, _plt, _Progress, _stall_note,
                      _with)
 
 
@@ -52,14 +50,6 @@ def diameter_two(out: pathlib.Path, quick: bool, backend, threads, progress) -> 
     table = _md(head, rows) + _stall_note(stalls)
     plt, colours, markers, st = _plt()
     fig, ax = plt.subplots(figsize=(7.0, 2.4))
-    width = 0.8 / len(combos)
-    for j, (a, t) in enumerate(combos):
-        xs = np.arange(len(tops)) + (j - (len(combos) - 1) / 2) * width
-        ax.bar(xs, [100 * cells[(n, a, t)] for n in tops], width, color=colours[j],
-               label=f"{value_words('routing.algorithm', a)}, {value_words('traffic.pattern', t)}")
-    ax.set_xticks(range(len(tops)), list(tops))
-    ax.set_ylabel("accepted at full load (%)")
-    ax.set_ylim(0, 105)
-    ax.legend(ncol=len(combos), loc="upper center", bbox_to_anchor=(0.5, 1.2))
-    ax.grid(True, axis="y", alpha=0.3, lw=0.5)
+    _full_load_bars(ax, colours, tops, combos, lambda n, c: cells[(n, *c)],
+                    lambda c: f"{value_words('routing.algorithm', c[0])}, {value_words('traffic.pattern', c[1])}", 1.2)
     return _finish(fig, plt, st, out, "diameter-two", table)

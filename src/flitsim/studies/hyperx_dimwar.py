@@ -3,9 +3,7 @@ from __future__ import annotations
 
 import pathlib
 
-import numpy as np
-
-from .common import (Outcome, _finish, _load, _md, _pct, _plt, _Progress, _stall_note,
+from .common import (Outcome, _finish, _full_load_bars, _load, _md, _pct, _plt, _Progress, _stall_note,
                      _with)
 
 
@@ -64,13 +62,5 @@ def hyperx_dimwar(out: pathlib.Path, quick: bool, backend, threads, progress) ->
              _md(["traffic"] + names, rows) + _stall_note(stalls))
     plt, colours, markers, st = _plt()
     fig, ax = plt.subplots(figsize=(7.0, 2.6))
-    width = 0.8 / len(names)
-    for j, n in enumerate(names):
-        xs = np.arange(len(HX_PATTERNS)) + (j - (len(names) - 1) / 2) * width
-        ax.bar(xs, [100 * cells[(p, n)] for p in HX_PATTERNS], width, color=colours[j % len(colours)], label=n)
-    ax.set_xticks(range(len(HX_PATTERNS)), list(HX_PATTERNS))
-    ax.set_ylabel("accepted at full load (%)")
-    ax.set_ylim(0, 105)
-    ax.legend(ncol=len(names), loc="upper center", bbox_to_anchor=(0.5, 1.22))
-    ax.grid(True, axis="y", alpha=0.3, lw=0.5)
+    _full_load_bars(ax, colours, HX_PATTERNS, names, lambda p, n: cells[(p, n)], str, 1.22)
     return _finish(fig, plt, st, out, "hyperx-dimwar", table)
