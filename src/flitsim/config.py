@@ -53,8 +53,8 @@ ALGORITHMS = tuple(dict.fromkeys(r["algorithm"] for r in _core.routings()))
 # traffic.pattern names, from the engine's pattern registry (host/traffic_choice.cpp).
 PATTERNS = tuple(_core.patterns())
 
-# router.preset values that are a set of [router] keys (host/router_buffering.cpp): a key the
-# preset sets replaces that key's default here (_router_defaults).
+# Every router.preset and its [router] keys (host/router_presets.cpp): a key the preset sets
+# replaces that key's default here (_router_defaults).
 ROUTER_PRESETS: dict[str, dict[str, Any]] = dict(_core.router_presets())
 
 # Defaults of every key that has one. Keys of a section without a default are optional:
