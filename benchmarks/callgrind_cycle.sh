@@ -11,26 +11,15 @@
 set -euo pipefail
 BUILD=$1 P=$2 LOAD=$3 CYCLES=$4
 PY=${PYTHON:-$(command -v python3)}
-CHILD='
-import sys
-build, p, load, cycles = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
-if build != "current":
-    sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in type(f).__module__.lower()]
-    sys.path.insert(0, build)
-import flitsim
-cfg = {"topology": {"kind": "dragonfly", "p": p, "a": 2 * p, "h": p},
-       "router": {"vcs": 4, "buffer": 32, "latency": 2},
-       "traffic": {"pattern": "uniform", "load": load, "packet_size": 4},
-       "sim": {"warmup": cycles // 3, "measure": cycles - cycles // 3, "seed": 1, "drain_limit": 1}}
-flitsim.run(cfg, threads=1, backend="cpu", progress=False)
-'
+CHILD="$(dirname "$0")/run_build.py"  # one run of either build, one thread
 one() {
   local f
   f=$(mktemp)
-  valgrind --tool=callgrind --callgrind-out-file="$f" "$PY" -c "$CHILD" "$BUILD" "$P" "$LOAD" "$1" >/dev/null 2>&1
+  valgrind --tool=callgrind --callgrind-out-file="$f" "$PY" "$CHILD" "$BUILD" "$P" "$LOAD" 1 "$1" >/dev/null 2>&1
   callgrind_annotate --inclusive=yes "$f" 2>/dev/null | grep "run_engine" | head -1 | awk '{gsub(",", "", $1); print $1}'
   rm -f "$f"
 }
 a=$(one "$CYCLES")
+[ -n "$a" ] || { echo "callgrind found no run_engine symbol: use a RelWithDebInfo build (Release modules are stripped)" >&2; exit 1; }
 b=$(one $((CYCLES * 2)))
 python3 -c "print('$BUILD p=$P load=$LOAD: %.4f M instructions/cycle' % (($b - $a) / $CYCLES / 1e6))"

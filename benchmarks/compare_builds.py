@@ -12,28 +12,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import pathlib
 import statistics
 import subprocess
 import sys
 
-CHILD = r"""
-import json, sys
-build, p, load, threads, cycles = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-if build != "current":  # import the other build: drop the editable finder, put its folder first
-    sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in type(f).__module__.lower()]
-    sys.path.insert(0, build)
-import flitsim
-cfg = {"topology": {"kind": "dragonfly", "p": p, "a": 2 * p, "h": p},
-       "router": {"vcs": 4, "buffer": 32, "latency": 2},
-       "traffic": {"pattern": "uniform", "load": load, "packet_size": 4},
-       "sim": {"warmup": cycles // 3, "measure": cycles - cycles // 3, "seed": 1, "drain_limit": 1}}
-r = flitsim.run(cfg, threads=threads, backend="cpu")
-print(json.dumps({"cycles_per_s": r.cycles / r.wall_seconds, "routers": r.routers, "accepted": r.accepted}))
-"""
+CHILD = str(pathlib.Path(__file__).with_name("run_build.py"))  # one run of either build
 
 
 def measure(build, p, load, threads, cycles):
-    out = subprocess.run([sys.executable, "-c", CHILD, build, str(p), str(load), str(threads), str(cycles)],
+    out = subprocess.run([sys.executable, CHILD, build, str(p), str(load), str(threads), str(cycles)],
                          capture_output=True, text=True, check=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
