@@ -4,7 +4,9 @@
 // reversed or shuffled order (host/step_order.hpp).
 #include <omp.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <memory>
 #include <numeric>
 #include <string>
 
@@ -12,6 +14,7 @@
 #include "cuda/cycle.cuh"
 #include "params.hpp"
 #include "step_order.hpp"
+#include "thread_tuner.hpp"
 
 namespace flitsim {
 
@@ -36,28 +39,42 @@ namespace {
 
 class CpuBackend : public Backend {
  public:
+  // threads > 0: that many, always; 0: up to all cores, the count of each run measured
+  // (host/thread_tuner.hpp).
   explicit CpuBackend(int threads)
-      : threads_(threads > 0 ? threads : omp_get_max_threads()), order_(StepOrder::from_env()) {}
+      : threads_(threads > 0 ? threads : omp_get_max_threads()), tuned_(threads <= 0), order_(StepOrder::from_env()) {}
   std::string name() const override { return "cpu"; }
-  void upload(HostState& h) override { view_ = h.view(); }
-  void run(long long t0, long long n) override {
-    if (order_.kind != StepOrder::Natural) return run_in_test_order(t0, n);
-    const SimView s = view_;
-    const int R = s.sz.R, items = s.sz.reps * R;
+  void upload(HostState& h) override {
+    view_ = h.view();
     // No more threads than there is work for: a barrier per cycle costs more than a few
     // routers' work, and idle threads spinning at it steal cores on a shared machine.
-    const int threads = std::max(1, std::min(threads_, items / kMinRoutersPerThread));
-#pragma omp parallel num_threads(threads) if (threads > 1)
-    for (long long t = t0; t < t0 + n; ++t) {
-#pragma omp for schedule(static)
-      for (int i = 0; i < items; ++i) router_cycle(s, i / R, i % R, t);
-    }
+    const int items = view_.sz.reps * view_.sz.R;
+    max_threads_ = std::max(1, std::min(threads_, items / kMinRoutersPerThread));
+    tuner_ = tuned_ && max_threads_ > 1 ? std::make_unique<ThreadTuner>(max_threads_) : nullptr;
+  }
+  void run(long long t0, long long n) override {
+    if (order_.kind != StepOrder::Natural) return run_in_test_order(t0, n);
+    if (!tuner_) return run_on(max_threads_, t0, n);
+    const int threads = tuner_->next();
+    const auto start = std::chrono::steady_clock::now();
+    run_on(threads, t0, n);
+    tuner_->record(threads, n, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   void sync_counters(HostState& h) override { h.reduce_counters(); }  // the state lives in h
   void download(HostState&) override {}
 
  private:
   static constexpr int kMinRoutersPerThread = 64;  // measured: docs/gpu.md, CPU executor
+
+  void run_on(int threads, long long t0, long long n) {
+    const SimView s = view_;
+    const int R = s.sz.R, items = s.sz.reps * R;
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    for (long long t = t0; t < t0 + n; ++t) {
+#pragma omp for schedule(static)
+      for (int i = 0; i < items; ++i) router_cycle(s, i / R, i % R, t);
+    }
+  }
 
   // One thread; routers of each cycle and ports of each step in the test order.
   void run_in_test_order(long long t0, long long n) {
@@ -78,6 +95,9 @@ class CpuBackend : public Backend {
   }
 
   int threads_;
+  bool tuned_;
+  int max_threads_ = 1;
+  std::unique_ptr<ThreadTuner> tuner_;
   StepOrder order_;
   SimView view_{};
 };
