@@ -391,6 +391,12 @@ PYBIND11_MODULE(_core, m) {
       "Gaps (cycles) between a node's first `count` packets under Bernoulli injection (test hook).");
   m.def("cuda_compiled", &cuda_compiled);
   m.def("cuda_build", &cuda_build, "What the CUDA backend was compiled with, \"\" without one.");
+  m.def("cuda_device", []() -> py::object {
+    std::string name;
+    size_t free_b = 0, total_b = 0;
+    if (!cuda_device(&name, &free_b, &total_b)) return py::none();
+    return py::make_tuple(name, free_b, total_b);
+  }, "(name, free bytes, total bytes) of the GPU a CUDA run would use; None without one.");
   m.def("cuda_usable", []() {
     std::string why;
     bool ok = cuda_usable(&why);

@@ -230,6 +230,16 @@ bool cuda_usable(std::string* why_not) {
   return true;
 }
 
+bool cuda_device(std::string* name, size_t* free_bytes, size_t* total_bytes) {
+  int dev = 0;
+  cudaDeviceProp prop{};
+  if (!cuda_usable(nullptr) || cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess ||
+      cudaMemGetInfo(free_bytes, total_bytes) != cudaSuccess)
+    return false;
+  *name = prop.name;
+  return true;
+}
+
 std::unique_ptr<Backend> make_cuda_backend(CudaSchedule schedule) { return std::make_unique<CudaBackend>(schedule); }
 
 }  // namespace flitsim

@@ -62,6 +62,9 @@ bool cuda_compiled();
 bool cuda_usable(std::string* why_not);
 // What the CUDA backend was compiled with ("nvcc 13.0, CCCL 3.1.4"), "" without one.
 std::string cuda_build();
+// The device a CUDA run would use: its name and free/total memory in bytes; false (nothing
+// set) where cuda_usable() is false.
+bool cuda_device(std::string* name, size_t* free_bytes, size_t* total_bytes);
 std::unique_ptr<Backend> make_cuda_backend(CudaSchedule schedule);
 
 }  // namespace flitsim

@@ -113,6 +113,7 @@ bool cuda_usable(std::string* why_not) {
   return false;
 }
 std::unique_ptr<Backend> make_cuda_backend(CudaSchedule) { return nullptr; }
+bool cuda_device(std::string*, size_t*, size_t*) { return false; }
 std::string cuda_build() { return ""; }
 #endif
 

@@ -226,6 +226,8 @@ def test_info_json(topology, config_file, capsys):
     assert main(["info", str(config_file), "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
     assert info.pop("state_bytes") > 0 and info.pop("host_memory_available") >= 0  # the engine's estimate
+    gpu = info.pop("gpu")  # a device's name and memory, or why there is none
+    assert set(gpu) in ({"name", "free_bytes", "total_bytes"}, {"why_not"})
     assert info == {"kind": "dragonfly", **DESCRIPTION}
 
 

@@ -43,5 +43,15 @@ def test_info_shows_the_estimate(tmp_path, capsys):
     assert info["state_bytes"] == estimate(normalize({"topology": {"kind": "dragonfly", "p": 2, "a": 4,
                                                                    "h": 2}}))["bytes"]
     assert info["host_memory_available"] >= 0
+    gpu = info["gpu"]
+    if "name" in gpu:  # with a GPU: its memory, free at most total
+        assert 0 < gpu["free_bytes"] <= gpu["total_bytes"]
+    else:
+        from flitsim import _core
+        assert gpu["why_not"] == (_core.cuda_usable()[1] if _core.cuda_compiled()
+                                  else "this build of flitsim has no CUDA backend")
     assert main(["info", str(path)]) == 0
-    assert "state memory" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "state memory" in out
+    gpu_line = next(line for line in out.splitlines() if line.startswith("gpu"))
+    assert ("free of" in gpu_line and "room for" in gpu_line) if "name" in gpu else "runs use the CPU backend" in gpu_line

@@ -39,18 +39,33 @@ def cmd_info(args: argparse.Namespace) -> int:
     desc.setdefault("kind", cfg["topology"]["kind"])
     mem = importlib.import_module("flitsim.memory")
     est = mem.estimate(cfg)  # the engine's own layout, without allocating it
+    gpu = _gpu()
     if args.json:
-        desc.update(state_bytes=est["bytes"], host_memory_available=est["host_available"])
+        desc.update(state_bytes=est["bytes"], host_memory_available=est["host_available"], gpu=gpu)
     else:
         avail = mem.human_bytes(est["host_available"]) if est["host_available"] else "unknown"
         desc["state memory"] = (f"{mem.human_bytes(est['bytes'])} per replica "
                                 f"(host memory available: {avail})")
+        desc["gpu"] = (f"{gpu['name']}: {mem.human_bytes(gpu['free_bytes'])} free of "
+                       f"{mem.human_bytes(gpu['total_bytes'])}, room for "
+                       f"{gpu['free_bytes'] // max(1, est['bytes'])} replicas" if gpu.get("name")
+                       else f"none ({gpu['why_not']}); runs use the CPU backend")
     if args.json:
         _print_json(desc)
     else:
         keys = [k for k in INFO_ORDER if k in desc] + [k for k in desc if k not in INFO_ORDER]
         print(_table([(k, _fmt(desc[k])) for k in keys]))
     return EXIT_OK
+
+
+def _gpu() -> dict:
+    """The GPU a CUDA run would use: name and free/total memory, or why there is none."""
+    core = importlib.import_module("flitsim._core")
+    dev = core.cuda_device()
+    if dev is not None:
+        return {"name": dev[0], "free_bytes": dev[1], "total_bytes": dev[2]}
+    why = core.cuda_usable()[1] if core.cuda_compiled() else "this build of flitsim has no CUDA backend"
+    return {"why_not": why}
 
 
 # --- config ---------------------------------------------------------------------------------
