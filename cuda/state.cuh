@@ -114,6 +114,12 @@ struct SimParams {
   bool speculative = false;  // router.speculative: heads still VC-allocating bid for the switch, below the others
   bool va_sa_separate = false;  // router.va_sa = "separate": a VC won in cycle t may request the switch from t + 1
   VcPolicy vc_policy = VcPolicy::Spread;  // router.vc_policy
+  // router.sw_input_arbiter = "output": a separable switch allocator's input stage picks among the
+  // outputs its VCs request (BookSim2's iq router), not among its VCs (phases/switch_alloc.cuh).
+  bool sw_input_by_output = false;
+  // router.eject_vc = "arrival": by-hop ejects on the VC class the packet arrived in, not on the
+  // last class (phases/vc_alloc.cuh, by_hop_vc).
+  bool eject_on_arrival_class = false;
   bool age_arbitration = false;  // router.arbitration = "age": oldest packet first (VA and SA grants)
   bool vct = false;  // router.flow_control = "vct": a head takes an output VC only with room for its packet
   // router.architecture = "cioq" (phases/output_queue.cuh): the switch writes into per-output

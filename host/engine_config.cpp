@@ -38,6 +38,19 @@ static void parse_allocators(const Params& router, EngineConfig& c) {
                                "the switch in the cycle it wins its output VC)");
 }
 
+// router.sw_input_arbiter and eject_vc: two conventions of BookSim2's iq router and dragonfly
+// routings that flitsim's own router does differently (docs/configuration.md, docs/validation.md).
+static void parse_booksim_router_conventions(const Params& router, EngineConfig& c) {
+  const std::string arbiter = router.get_str("sw_input_arbiter", "vc");
+  if (arbiter != "vc" && arbiter != "output")
+    router.fail("sw_input_arbiter", "must be \"vc\" or \"output\", got \"" + arbiter + "\"");
+  c.sw_input_by_output = arbiter == "output";
+  const std::string eject = router.get_str("eject_vc", "last-class");
+  if (eject != "last-class" && eject != "arrival")
+    router.fail("eject_vc", "must be \"last-class\" or \"arrival\", got \"" + eject + "\"");
+  c.eject_on_arrival_class = eject == "arrival";
+}
+
 // router.va_sa, vc_policy, arbitration and flow_control: the router model's options (README "The
 // model", docs/configuration.md). router.preset's keys are already in `router` (router_presets.cpp).
 static void parse_router_model(const Params& router, EngineConfig& c) {
@@ -59,6 +72,7 @@ static void parse_router_model(const Params& router, EngineConfig& c) {
     router.fail("flow_control", "must be \"wormhole\" or \"vct\", got \"" + fc + "\"");
   c.vct = fc == "vct";
   parse_allocators(router, c);
+  parse_booksim_router_conventions(router, c);
   // Extra cycles on the node -> router channel (BookSim2's injection channel: 1, docs/validation.md).
   c.injection_delay = int32_t(engine_int(router, "injection_delay", 0));
 }

@@ -19,6 +19,8 @@ struct EngineConfig {
   // Router model (parse_router_model): router.preset fills the defaults of the keys below.
   bool va_sa_separate = false;     // router.va_sa: "same-cycle" (false) or "separate"
   VcPolicy vc_policy = VcPolicy::Spread;  // router.vc_policy
+  bool sw_input_by_output = false;      // router.sw_input_arbiter: "vc" (false) or "output"
+  bool eject_on_arrival_class = false;  // router.eject_vc: "last-class" (false) or "arrival"
   bool age_arbitration = false;    // router.arbitration: "round-robin" (false) or "age"
   bool vct = false;                // router.flow_control: "wormhole" (false) or "vct"
   // Buffering (router_buffering.cpp): router.architecture "iq" (false) or "cioq", its switch

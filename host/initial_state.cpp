@@ -127,6 +127,8 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   prm.speculative = cfg.speculative;
   prm.va_sa_separate = cfg.va_sa_separate;
   prm.vc_policy = cfg.vc_policy;
+  prm.sw_input_by_output = cfg.sw_input_by_output;
+  prm.eject_on_arrival_class = cfg.eject_on_arrival_class;
   prm.age_arbitration = cfg.age_arbitration;
   prm.vct = cfg.vct;
   prm.cioq = cfg.cioq;  // router.architecture (router_buffering.cpp)

@@ -17,7 +17,10 @@ const std::vector<RouterPreset>& router_presets() {
         str_key("sw_allocator", "separable-input-first", "its iq default sw_allocator = separable_input_first"),
         str_key("vc_allocator", "separable-input-first", "its iq default vc_allocator = separable_input_first"),
         int_key("alloc_iterations", 1, "its default alloc_iters = 1"),
-        int_key("injection_delay", 1, "its injection channel takes one cycle more than its latency")}},
+        int_key("injection_delay", 1, "its injection channel takes one cycle more than its latency"),
+        str_key("sw_input_arbiter", "output",
+                "its switch allocator takes one request per input and output: an input's arbiter picks an output, "
+                "the output's VC comes from a round-robin pointer over the input's VCs")}},
       // The HyperX paper's router (McDonald et al., SC 2019, section 6; docs/configuration.md):
       // one cycle is taken as 1 ns, one flit time on a link (the paper gives no flit size or
       // cycle; its DAL bound PktSize x NumVcs / CreditRoundTrip = 8 % for 1-flit packets implies

@@ -36,7 +36,7 @@ V8 = ["router.vcs=8"]
 
 # case: (config, overrides, offered loads [zero-load, ~50 %, ~80 %, past saturation])
 CASES = {
-    "df-min-uniform": (DF, [], [0.01, 0.2, 0.33, 0.46]),
+    "df-min-uniform": (DF, ["router.eject_vc=arrival"], [0.01, 0.2, 0.33, 0.46]),
     "df-ugal-uniform": (DF, DF_UGAL, [0.01, 0.2, 0.32, 0.5]),
     "df-min-bad_dragon": (DF, BAD, [0.01, 0.03, 0.05, 0.1]),
     "df-ugal-bad_dragon": (DF, DF_UGAL + BAD, [0.01, 0.09, 0.14, 0.2]),
@@ -50,17 +50,17 @@ CASES = {
 }
 # [zero-load latency, latency at ~50 %, latency at ~80 %, saturation throughput]
 FLITSIM = {
-    "df-min-uniform": [115.74, 117.88, 124.93, 0.3994],
+    "df-min-uniform": [116.13, 117.60, 122.64, 0.4222],
     "df-ugal-uniform": [115.74, 125.93, 142.58, 0.4053],
     "df-min-bad_dragon": [128.68, 129.34, 132.81, 0.0621],
     "df-ugal-bad_dragon": [128.71, 376.5, 609.04, 0.1847],
-    "ff-dor-uniform": [11.99, 12.80, 15.68, 0.6582],
+    "ff-dor-uniform": [12.00, 12.81, 15.44, 0.6908],
     "ff-dor-bitcomp": [14.01, 14.38, 15.50, 0.2500],
     "ff-valiant-uniform": [16.98, 17.97, 20.75, 0.3738],
     "ff-valiant-bitcomp": [18.03, 19.04, 21.41, 0.3397],
     "ff-ugal-uniform": [11.99, 12.77, 13.99, 0.6250],
     "ff-ugal-bitcomp": [14.03, 16.52, 20.68, 0.3414],
-    "ft-nca-uniform": [19.44, 20.74, 24.30, 0.6888],
+    "ft-nca-uniform": [19.55, 20.71, 24.02, 0.7304],
 }
 BOOKSIM = {
     "df-min-uniform": [116.07, 117.67, 122.47, 0.4215],

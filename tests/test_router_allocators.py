@@ -129,6 +129,21 @@ def test_wavefront_priority_diagonal_rotates_every_cycle(harness):
         assert [sa_pairs(c)[0][0] for c in got] == [0, 1, 0, 1]
 
 
+@pytest.mark.parametrize("alloc", ["separable-input-first", "separable-output-first"])
+def test_separable_input_stage_picks_a_vc_or_an_output(alloc, harness):
+    # One input whose VCs 0, 1, 2 want output 0 and VC 3 output 1 (endless packets, sinks).
+    # input=vc (Dally & Towles' v:1 arbiter): the VC pointer visits the four VCs in turn, so
+    # output 0 gets three cycles of four. input=output (BookSim2's iq router: one request per
+    # input and output): the input's arbiter alternates the two outputs, and output 0's VC is
+    # the one nearest after the VC pointer, which VC 3's turn sets back to 0.
+    req, kw = "0.0>0,0.1>0,0.2>0,0.3>1", dict(radix=2, vcs=4, cycles=4)
+    assert [sa_pairs(c) for c in harness("sa", alloc, req, **kw)] == [[(0, 0, 0)], [(0, 0, 1)], [(0, 0, 2)], [(0, 1, 3)]]
+    assert [sa_pairs(c) for c in harness("sa", alloc, req, input="output", **kw)] == [[(0, 0, 0)], [(0, 1, 3)]] * 2
+    # With age arbitration both input stages pick the oldest packet's VC.
+    ages = dict(age=1, ages="4,2,3,1,0,0,0,0")
+    assert harness("sa", alloc, req, input="output", **ages, **kw) == harness("sa", alloc, req, **ages, **kw)
+
+
 @pytest.mark.parametrize("alloc", ALLOCATORS)
 def test_matchings_do_not_depend_on_the_order_ports_run_a_step(alloc, harness):
     rng = random.Random(11)
@@ -298,6 +313,8 @@ def test_booksim_preset_uses_separable_input_first_allocators_and_keys_override_
     sif = "separable-input-first"
     assert run() == run(sw_allocator=sif, vc_allocator=sif, alloc_iterations=1)
     assert run() != run(sw_allocator="islip")  # the preset's switch allocator is not iSLIP
+    # ... and its input stage arbitrates among outputs, as BookSim2's (test_separable_input_stage_...)
+    assert run() == run(sw_input_arbiter="output") != run(sw_input_arbiter="vc")
 
 
 @pytest.mark.parametrize("key", ["sw_allocator", "vc_allocator"])

@@ -19,6 +19,12 @@
 //     among its ready VCs whose output granted it, the one nearest after its VC pointer.
 //   In both separable allocators every pointer moves only past a winner whose match succeeded
 //     (in every iteration), as BookSim2's separable allocators do.
+//   router.sw_input_arbiter = "output" (BookSim2's iq router, whose switch allocator sees one
+//     request per input and output): the input stage of both separable allocators picks an
+//     output (nearest after the input's output pointer, acc_rr) among those its ready VCs
+//     request, or for output-first among those that granted it, then the VC for that output
+//     nearest after its VC pointer; "vc" (default) picks the VC directly. With age arbitration
+//     both pick the oldest packet's VC.
 //   wavefront: see sw_wavefront.cuh.
 // router.arbitration = "age" replaces the pointers of every arbiter by the age of the packets:
 // the oldest wins, ties to the lowest index (the pointers still move). Ejection ports need no
@@ -95,6 +101,13 @@ FLITSIM_HD int pick_ready_vc(const SimView& s, int rep, int gp, u64 outputs, int
   return s.prm.age_arbitration ? oldest : rr_pick(vcs, s.in_rr[s.pp(rep, gp)]);
 }
 
+// True when the input stage arbitrates among outputs, then among the chosen output's VCs:
+// islip's accept always; the separable allocators with router.sw_input_arbiter = "output" and
+// round-robin arbitration (with age both stages reduce to the oldest packet's VC).
+FLITSIM_HD bool input_arbiter_by_output(const SimView& s) {
+  return s.prm.sw_allocator == Allocator::Islip || (s.prm.sw_input_by_output && !s.prm.age_arbitration);
+}
+
 // Returns the outputs (local bits) this input requests, for the executor's skip masks.
 // `spec`: the speculative pass (router.speculative), after the others, for what they left.
 FLITSIM_HD u64 step_sa_request(const SimView& s, int rep, int r, int gp, int it, long long t, bool spec = false) {
@@ -108,8 +121,12 @@ FLITSIM_HD u64 step_sa_request(const SimView& s, int rep, int r, int gp, int it,
       if (o >= 0 && s.sa_match[s.pp(rep, p0 + o)] < 0) wanted |= u64(1) << o;
     }
   if (wanted && s.prm.sw_allocator == Allocator::SeparableInputFirst) {  // one VC, one output
-    const int v = pick_ready_vc(s, rep, gp, wanted, p0, t, spec);
-    wanted = u64(1) << ready_output(s, rep, gp, v, p0, t, spec);
+    if (input_arbiter_by_output(s)) {
+      wanted = u64(1) << rr_pick(wanted, s.acc_rr[ip]);
+    } else {
+      const int v = pick_ready_vc(s, rep, gp, wanted, p0, t, spec);
+      wanted = u64(1) << ready_output(s, rep, gp, v, p0, t, spec);
+    }
   }
   s.sa_request[ip] = wanted;
   return wanted;
@@ -145,7 +162,7 @@ FLITSIM_HD u64 step_sa_accept(const SimView& s, int rep, int r, int gp, int it, 
     if (s.sa_grant[s.pp(rep, p0 + lowest_bit(m))] == me) grants |= u64(1) << lowest_bit(m);
   if (!grants) return 0;
   int o, v;
-  if (s.prm.sw_allocator != Allocator::Islip) {
+  if (!input_arbiter_by_output(s)) {
     // Separable: input-first requested one VC's output; output-first's VC arbiter picks
     // among the VCs whose output granted.
     v = pick_ready_vc(s, rep, gp, grants, p0, t, spec);
@@ -172,7 +189,8 @@ FLITSIM_HD u64 step_sa_accept(const SimView& s, int rep, int r, int gp, int it, 
   s.sa_req_vc[ip] = spec && s.ivc_out_vc[s.pv(rep, gp, v)] < 0 ? -1 : v;
   s.sa_accept[ip] = o;
   s.in_rr[ip] = next_mod(v, s.sz.V);
-  if (it == 0 && s.prm.sw_allocator == Allocator::Islip) s.acc_rr[ip] = next_mod(o, radix);
+  if (s.prm.sw_allocator == Allocator::Islip ? it == 0 : input_arbiter_by_output(s))
+    s.acc_rr[ip] = next_mod(o, radix);
   return u64(1) << o;
 }
 

@@ -41,9 +41,20 @@ FLITSIM_HD long long front_packet(const SimView& s, int rep, long long q) {
 // the routing leaves unrestricted (all V VCs: ejection, the dragonfly's minimal global hop)
 // goes on the last class's first VC, where BookSim2's dragonfly puts them; only ejection or
 // last-class hops follow such a hop, so no channel dependency cycle appears.
+// With router.eject_vc = "arrival" ejection instead stays in the class of the VC the packet
+// arrived on (class 0 from its own node), as BookSim2's min_dragonflynew keeps a packet's VC
+// up to its sink. Any ejection VC is deadlock-free: an ejection VC leads only to a sink, which
+// takes a flit every cycle, so no channel depends on it and it closes no dependency cycle.
 FLITSIM_HD int by_hop_vc(const SimView& s, long long q) {
   const int lo = s.ivc_vc_lo[q], hi = s.ivc_vc_hi[q];
-  return lo == 0 && hi == s.sz.V ? s.class_vc_lo(s.prm.vc_classes - 1) : lo;
+  if (lo != 0 || hi != s.sz.V) return lo;
+  if (!s.prm.eject_on_arrival_class || s.peer_port[s.ivc_out_port[q]] >= 0)
+    return s.class_vc_lo(s.prm.vc_classes - 1);
+  if (s.port_node[(q / s.sz.V) % s.sz.P] >= 0) return 0;  // injected here: no hop taken yet
+  const int v = int(q % s.sz.V);
+  int c = 0;  // the class holding VC v
+  while (c + 1 < s.prm.vc_classes && s.class_vc_lo(c + 1) <= v) ++c;
+  return s.class_vc_lo(c);
 }
 
 // True when input VC q (whose route leads to port `out`) requests output VC w: w is free,

@@ -131,7 +131,9 @@ SCHEMA: dict[str, dict[str, Checker]] = {
                   for k in ("speedup", "output_buffer", "buffer_bytes", "output_buffer_bytes")},
                "injection_delay": _engine_int("router", "injection_delay", 0),
                # allocators (host/engine_config.cpp parse_allocators)
-               "sw_allocator": _choice(ALLOCATORS), "vc_allocator": _choice(ALLOCATORS), "speculative": _bool},
+               "sw_allocator": _choice(ALLOCATORS), "vc_allocator": _choice(ALLOCATORS), "speculative": _bool,
+               # BookSim2's conventions (host/engine_config.cpp parse_booksim_router_conventions)
+               "sw_input_arbiter": _choice(("vc", "output")), "eject_vc": _choice(("last-class", "arrival"))},
     "routing": {k["name"]: _routing_checker(k) for k in _ROUTING_KEYS},
     "traffic": {
         "pattern": _choice(PATTERNS, "pattern"),

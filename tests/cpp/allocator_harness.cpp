@@ -14,7 +14,9 @@
 // of VC (i, v) was created at cycle ages[i * vcs + v], given as ages=a,b,...), order=reversed
 // (every step runs its ports in reverse order: the result must not change), policy=by-hop,
 // spec=1 (router.speculative with va_sa = "separate"; in mode=sa an item "i.v>o~" is a head
-// that won its output VC in this cycle, "i.v>o?" one that lost it: both bid speculatively).
+// that won its output VC in this cycle, "i.v>o?" one that lost it: both bid speculatively),
+// input=output (router.sw_input_arbiter = "output": the separable allocators' input stage
+// arbitrates among outputs, as BookSim2's iq router).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -100,6 +102,7 @@ int main(int argc, char** argv) {
   s.prm.vc_policy = arg["policy"] == "by-hop" ? VcPolicy::ByHop : VcPolicy::Spread;
   s.prm.sa_iterations = s.prm.va_iterations = num("iters", 1);
   s.prm.speculative = s.prm.va_sa_separate = num("spec", 0) != 0;
+  s.prm.sw_input_by_output = arg["input"] == "output";
   (va ? s.prm.vc_allocator : s.prm.sw_allocator) = allocator_named(arg["alloc"]);
 #define FLITSIM_POINT(type, name, count) s.name = name.data();
   FLITSIM_STATE_ARRAYS(FLITSIM_POINT)
