@@ -1,0 +1,234 @@
+"""Issue 12's "done when": every router-model key runs on every topology and each of its
+routings, or refuses clearly, and is bit-identical whatever the execution order.
+
+The keys and their values come from the configuration schema (config.SCHEMA["router"]: the
+choices of each choice key, true/false, and the lowest two values of each integer key from
+the engine's bounds), so a key added later is covered without editing this file. Each value is
+run alone on a small base router, and again with the key its rule needs (COMPANIONS: a cioq-only
+key with architecture = "cioq", a size in bytes with traffic.flit_bytes). The topology kinds and
+their routings come from the engine's registries. For every (kind, routing, case):
+  - either it runs: the engine's end-of-run invariants pass (flit and credit conservation,
+    output-queue occupancy; a broken one raises), every measured packet is delivered, and a run
+    with the CPU executor's shuffled step order (FLITSIM_STEP_ORDER, host/step_order.hpp: the
+    stand-in for any thread count or GPU schedule) gives the same statistics bit for bit;
+  - or it raises ConfigError naming one of the case's keys, and the same error comes from the
+    engine's configuration check alone (_core.routing_setup), i.e. before anything simulates.
+test_router_keys_are_bit_identical_on_one_and_two_threads runs every case on 1 and 2 real
+threads (enough replicas that the CPU executor splits the routers between two threads).
+"""
+import os
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+
+import flitsim
+from flitsim import _core
+from flitsim.config import ALGORITHMS, ROUTER_PRESETS, SCHEMA, TOPOLOGY_KEYS, ConfigError, normalize
+from flitsim.results import ENGINE_STATISTICS
+from flitsim.validation import bool_rule
+
+# A refusal: the Python schema's ConfigError or the engine's (both ValueErrors).
+REFUSED = (ConfigError, _core.ConfigError)
+
+# One small instance of every topology kind (builder keys are not router keys: given here).
+TOPOLOGIES = {
+    "dragonfly": {"kind": "dragonfly", "p": 1, "a": 2, "h": 1},
+    "fattree": {"kind": "fattree", "k": 4, "n": 2},
+    "graph": {"kind": "graph", "links": [0, 1, 1, 2, 2, 3, 3, 0], "terminals": 1},
+    "hyperx": {"kind": "hyperx", "widths": [2, 2], "terminals": 1},
+    "mlfm": {"kind": "mlfm", "h": 2, "l": 2, "p": 1},
+    "oft": {"kind": "oft", "k": 3, "p": 1},
+    "slimfly": {"kind": "slimfly", "q": 3, "p": 1},
+    "xgft": {"kind": "xgft", "m": [2, 2], "w": [1, 2]},
+}
+BASE_ROUTER = {"vcs": 4, "buffer": 4, "latency": 1}
+TRAFFIC = {"pattern": "uniform", "load": 0.4, "packet_size": 2}
+SIM = {"warmup": 40, "measure": 160, "seed": 3, "drain_limit": 4000, "watchdog": 2000, "latency_bins": 64,
+       "batches": 2}
+
+# What a key's rule needs besides the key itself (docs/configuration.md [router]).
+COMPANIONS = {
+    "speedup": {"router": {"architecture": "cioq"}},
+    "output_buffer": {"router": {"architecture": "cioq"}},
+    "output_buffer_bytes": {"router": {"architecture": "cioq"}, "traffic": {"flit_bytes": 1}},
+    "buffer_bytes": {"traffic": {"flit_bytes": 1}},
+    "speculative": {"router": {"va_sa": "separate"}},
+}
+# Combinations the one-key cases miss: sizes in bytes with real flit sizes, the presets with
+# overrides, cioq with speedup and a shallow output queue, VCT with a packet larger than a VC.
+EXTRA = {
+    "4 KB per VC, 64-byte flits": ({"buffer_bytes": 4096}, {"flit_bytes": 64}),
+    "cioq, 2 KB output queue": ({"architecture": "cioq", "output_buffer_bytes": 2048}, {"flit_bytes": 64}),
+    "cioq, speedup 3, 1-flit output queue": ({"architecture": "cioq", "speedup": 3, "output_buffer": 1}, {}),
+    "cioq, speedup 2, 1-flit output queue, speculative": ({"architecture": "cioq", "speedup": 2, "output_buffer": 1,
+                                                           "va_sa": "separate", "speculative": True}, {}),
+    "vct, packet > buffer": ({"flow_control": "vct", "buffer": 1}, {}),
+    "hyperx-paper as iq": ({"preset": "hyperx-paper", "architecture": "iq"}, {}),
+    "booksim, spread": ({"preset": "booksim", "vc_policy": "spread"}, {}),
+    "age, vct, cioq, separate, speculative": ({"arbitration": "age", "flow_control": "vct", "architecture": "cioq",
+                                               "speedup": 2, "va_sa": "separate", "speculative": True}, {}),
+}
+
+
+def key_values(key, rule):
+    """The values of one [router] key, from its rule in the schema."""
+    if hasattr(rule, "choices"):
+        return rule.choices
+    if rule is bool_rule:
+        return (False, True)
+    bounds = {b["key"]: b["lo"] for b in _core.engine_int_keys() if b["section"] == "router"}
+    assert key in bounds, f"router.{key}: no way to enumerate its values (not a choice, boolean or engine integer)"
+    return (bounds[key], bounds[key] + 1)
+
+
+def cases():
+    """{name: (router keys, traffic keys)}: each value of each key, alone and with its companions."""
+    out = {}
+    for key, rule in SCHEMA["router"].items():
+        for v in key_values(key, rule):
+            out[f"{key}={v}"] = ({key: v}, {})
+            if key in COMPANIONS:
+                c = COMPANIONS[key]
+                out[f"{key}={v} with {c}"] = ({**c.get("router", {}), key: v}, dict(c.get("traffic", {})))
+    return {**out, **EXTRA}
+
+
+CASES = cases()
+
+
+def router_of(keys):
+    """The base router with `keys`; a preset's own keys and a size given in bytes replace the
+    base's, so that each preset runs as it is defined."""
+    base = {k: v for k, v in BASE_ROUTER.items()
+            if k not in ROUTER_PRESETS.get(keys.get("preset"), {}) and f"{k}_bytes" not in keys}
+    return {**base, **keys}
+
+
+def config(kind, algorithm, router_keys, traffic_keys):
+    return {"topology": dict(TOPOLOGIES[kind]), "router": router_of(router_keys),
+            "routing": {"algorithm": algorithm}, "traffic": {**TRAFFIC, **traffic_keys}, "sim": dict(SIM)}
+
+
+def routings(kind):
+    """{routing: its deadlock-avoidance VC classes} for the routings the engine accepts on
+    `kind` (its registry; with as many VCs as they need)."""
+    out = {}
+    for alg in ALGORITHMS:
+        cfg = config(kind, alg, {"vcs": 63}, {})
+        try:
+            out[alg] = _core.routing_setup(normalize(cfg))["vc_classes"]
+        except REFUSED:
+            continue
+    return out
+
+
+@contextmanager
+def step_order(order):
+    old = os.environ.get("FLITSIM_STEP_ORDER")
+    os.environ["FLITSIM_STEP_ORDER"] = order  # read by the CPU executor at each run
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["FLITSIM_STEP_ORDER"]
+        else:
+            os.environ["FLITSIM_STEP_ORDER"] = old
+
+
+STATISTICS = [s["name"] for s in ENGINE_STATISTICS] + ["cycles", "saturated", "drained"]
+
+
+def differences(a, b):
+    return [k for k in STATISTICS if not np.array_equal(getattr(a, k), getattr(b, k))]
+
+
+def named_keys(router_keys, traffic_keys):
+    return [f"router.{k}" for k in router_keys] + [f"traffic.{k}" for k in traffic_keys]
+
+
+def outcome(kind, algorithm, name):
+    """"ran", "refused", or a description of what went wrong."""
+    router_keys, traffic_keys = CASES[name]
+    cfg = config(kind, algorithm, router_keys, traffic_keys)
+    try:
+        r = flitsim.run(cfg, backend="cpu", threads=1)
+    except REFUSED as e:
+        msg = str(e)
+        if not any(k in msg for k in named_keys(router_keys, traffic_keys)):
+            return f"refused without naming {named_keys(router_keys, traffic_keys)}: {msg}"
+        try:
+            _core.routing_setup(normalize(cfg))
+        except REFUSED as e2:
+            return "refused" if str(e2) == msg else f"refused differently without simulating: {e2}"
+        return f"refused only while simulating: {msg}"
+    except Exception as e:  # a deadlock, a broken invariant, a crash: all bugs here
+        return f"{type(e).__name__}: {str(e)[:300]}"
+    # A saturated replica (accepted < offered over this short window, e.g. Valiant at this load
+    # or a 50-cycle router) stops at the window's end; any other delivers every measured packet.
+    if r.drained != (r.packets_measured == r.packets_tagged) or not (r.drained or r.saturated):
+        return (f"measured packets: {r.packets_measured} of {r.packets_tagged} delivered, drained "
+                f"{r.drained}, saturated {r.saturated}")
+    if r.node_ejected_flits.sum() != r.ejected_flits:
+        return "per-node ejected flits do not add up"
+    with step_order("shuffled:7"):
+        s = flitsim.run(cfg, backend="cpu", threads=1)
+    diff = differences(r, s)
+    return f"shuffled step order changes {diff}" if diff else "ran"
+
+
+@pytest.mark.parametrize("kind", sorted(TOPOLOGIES))
+def test_every_router_key_runs_or_refuses_clearly_on_every_routing(kind):
+    algs = routings(kind)
+    assert algs, f"no routing runs on {kind}"
+    bad = []
+    for alg, classes in algs.items():
+        for name, keys in CASES.items():
+            got = outcome(kind, alg, name)
+            # Each case runs exactly when no rule refuses it (the message was checked above).
+            if got not in ("ran", "refused"):
+                bad.append(f"{kind}/{alg} [{name}]: {got}")
+            elif (got == "refused") != must_refuse(*keys, classes):
+                bad.append(f"{kind}/{alg} [{name}]: {got}, but must_refuse says {not (got == 'refused')}")
+    assert not bad, f"{len(bad)} failures:\n" + "\n".join(bad[:30])
+
+
+def must_refuse(router_keys, traffic_keys, classes):
+    """Whether a rule refuses a case (docs/configuration.md): fewer VCs than the routing's
+    deadlock-avoidance classes, a cioq-only key set with the iq architecture, a size in bytes
+    without traffic.flit_bytes, speculation without va_sa = "separate", VCT with a packet
+    larger than a VC buffer."""
+    preset = ROUTER_PRESETS.get(router_keys.get("preset"), {})
+    arch = router_keys.get("architecture", preset.get("architecture", "iq"))
+    return (router_keys.get("vcs", preset.get("vcs", BASE_ROUTER["vcs"])) < classes
+            or router_keys.get("speedup", 1) != 1 and arch == "iq"
+            or any(k in router_keys for k in ("output_buffer", "output_buffer_bytes")) and arch == "iq"
+            or any(k.endswith("_bytes") for k in router_keys) and "flit_bytes" not in traffic_keys
+            or router_keys.get("speculative") is True and router_keys.get("va_sa") != "separate"
+            or router_keys.get("flow_control") == "vct" and router_keys.get("buffer", BASE_ROUTER["buffer"])
+            < TRAFFIC["packet_size"])
+
+
+def test_the_matrix_covers_every_kind_and_router_key():
+    assert set(TOPOLOGIES) == set(TOPOLOGY_KEYS), "add a small instance of the new kind to TOPOLOGIES"
+    for key in SCHEMA["router"]:
+        assert any(key in keys for keys, _ in CASES.values()), key
+
+
+def test_router_keys_are_bit_identical_on_one_and_two_threads():
+    # 16 routers x 8 replicas: the CPU executor gives each of 2 threads 64 (router, replica)
+    # items (host/cpu_backend.cpp, kMinRoutersPerThread), so 2 threads really run.
+    loads = [0.1 * (i + 1) for i in range(8)]
+    bad = []
+    for name, (router_keys, traffic_keys) in CASES.items():
+        cfg = config("hyperx", "dor", router_keys, traffic_keys)
+        cfg["topology"] = {"kind": "hyperx", "widths": [4, 4], "terminals": 1}
+        try:
+            one = flitsim.run_replicas(cfg, loads, backend="cpu", threads=1)
+        except REFUSED:
+            continue
+        two = flitsim.run_replicas(cfg, loads, backend="cpu", threads=2)
+        diff = [(i, differences(a, b)) for i, (a, b) in enumerate(zip(one, two)) if differences(a, b)]
+        if diff:
+            bad.append(f"[{name}]: {diff}")
+    assert not bad, "\n".join(bad)
