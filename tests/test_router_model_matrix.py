@@ -8,15 +8,19 @@ run alone on a small base router, and again with the key its rule needs (COMPANI
 key with architecture = "cioq", a size in bytes with traffic.flit_bytes). The topology kinds and
 their routings come from the engine's registries. For every (kind, routing, case):
   - either it runs: the engine's end-of-run invariants pass (flit and credit conservation,
-    output-queue occupancy; a broken one raises), every measured packet is delivered, and a run
-    with the CPU executor's shuffled step order (FLITSIM_STEP_ORDER, host/step_order.hpp: the
-    stand-in for any thread count or GPU schedule) gives the same statistics bit for bit;
+    output-queue occupancy; a broken one raises), every measured packet is delivered unless the
+    replica saturated, and a run with the CPU executor's shuffled step order
+    (FLITSIM_STEP_ORDER, host/step_order.hpp: the stand-in for any thread count or GPU
+    schedule) gives the same statistics bit for bit;
   - or it raises ConfigError naming one of the case's keys, and the same error comes from the
-    engine's configuration check alone (_core.routing_setup), i.e. before anything simulates.
-test_router_keys_are_bit_identical_on_one_and_two_threads runs every case on 1 and 2 real
-threads (enough replicas that the CPU executor splits the routers between two threads).
+    engine's configuration check alone (_core.routing_setup), i.e. before anything simulates;
+and it is refused exactly when a documented rule says so (must_refuse). Random combinations of
+many keys at once cover interactions; test_router_keys_are_bit_identical_on_one_and_two_threads
+runs every case on 1 and 2 real threads (enough replicas that the CPU executor splits the
+routers between two threads). The CUDA backend's equality with the CPU is tests/test_gpu.py's.
 """
 import os
+import random
 from contextlib import contextmanager
 
 import numpy as np
@@ -147,9 +151,8 @@ def named_keys(router_keys, traffic_keys):
     return [f"router.{k}" for k in router_keys] + [f"traffic.{k}" for k in traffic_keys]
 
 
-def outcome(kind, algorithm, name):
+def outcome(kind, algorithm, router_keys, traffic_keys):
     """"ran", "refused", or a description of what went wrong."""
-    router_keys, traffic_keys = CASES[name]
     cfg = config(kind, algorithm, router_keys, traffic_keys)
     try:
         r = flitsim.run(cfg, backend="cpu", threads=1)
@@ -184,7 +187,7 @@ def test_every_router_key_runs_or_refuses_clearly_on_every_routing(kind):
     bad = []
     for alg, classes in algs.items():
         for name, keys in CASES.items():
-            got = outcome(kind, alg, name)
+            got = outcome(kind, alg, *keys)
             # Each case runs exactly when no rule refuses it (the message was checked above).
             if got not in ("ran", "refused"):
                 bad.append(f"{kind}/{alg} [{name}]: {got}")
@@ -193,20 +196,54 @@ def test_every_router_key_runs_or_refuses_clearly_on_every_routing(kind):
     assert not bad, f"{len(bad)} failures:\n" + "\n".join(bad[:30])
 
 
+def random_cases(seed, n):
+    """n combinations of many keys at once (interactions the one-key cases miss): each key set
+    with probability 0.6 to a random value of key_values; a cioq-only key usually with "cioq", a
+    size in bytes with traffic.flit_bytes, speculation with "separate"."""
+    rng = random.Random(seed)
+    values = {k: key_values(k, rule) for k, rule in SCHEMA["router"].items()}
+    out = {}
+    for i in range(n):
+        keys = {k: rng.choice(v) for k, v in values.items() if rng.random() < 0.6}
+        if any(k in keys for k in ("speedup", "output_buffer", "output_buffer_bytes")) and rng.random() < 0.7:
+            keys["architecture"] = "cioq"
+        if keys.get("speculative"):
+            keys["va_sa"] = "separate"
+        for flits in ("buffer", "output_buffer"):
+            if f"{flits}_bytes" in keys:
+                keys.pop(flits, None)  # both given is refused: one-key cases test that
+        out[f"random {i}: {keys}"] = (keys, {"flit_bytes": 1} if any(k.endswith("_bytes") for k in keys) else {})
+    return out
+
+
+@pytest.mark.parametrize("kind", sorted(TOPOLOGIES))
+def test_random_combinations_of_router_keys_run_or_refuse_clearly(kind):
+    bad = []
+    for alg, classes in routings(kind).items():
+        for name, keys in random_cases(seed=sorted(TOPOLOGIES).index(kind), n=10).items():
+            got = outcome(kind, alg, *keys)
+            if got not in ("ran", "refused") or (got == "refused") != must_refuse(*keys, classes):
+                bad.append(f"{kind}/{alg} [{name}]: {got}")
+    assert not bad, f"{len(bad)} failures:\n" + "\n".join(bad[:30])
+
+
 def must_refuse(router_keys, traffic_keys, classes):
     """Whether a rule refuses a case (docs/configuration.md): fewer VCs than the routing's
     deadlock-avoidance classes, a cioq-only key set with the iq architecture, a size in bytes
     without traffic.flit_bytes, speculation without va_sa = "separate", VCT with a packet
     larger than a VC buffer."""
-    preset = ROUTER_PRESETS.get(router_keys.get("preset"), {})
-    arch = router_keys.get("architecture", preset.get("architecture", "iq"))
-    return (router_keys.get("vcs", preset.get("vcs", BASE_ROUTER["vcs"])) < classes
-            or router_keys.get("speedup", 1) != 1 and arch == "iq"
-            or any(k in router_keys for k in ("output_buffer", "output_buffer_bytes")) and arch == "iq"
-            or any(k.endswith("_bytes") for k in router_keys) and "flit_bytes" not in traffic_keys
-            or router_keys.get("speculative") is True and router_keys.get("va_sa") != "separate"
-            or router_keys.get("flow_control") == "vct" and router_keys.get("buffer", BASE_ROUTER["buffer"])
-            < TRAFFIC["packet_size"])
+    def value(key, default=None):  # as the engine sees it: given, else the preset's, else default
+        return router_of(router_keys).get(key, ROUTER_PRESETS.get(router_keys.get("preset"), {}).get(key, default))
+    iq = value("architecture", "iq") == "iq"
+    in_bytes = [k for k in router_keys if k.endswith("_bytes")]
+    if in_bytes and "flit_bytes" not in traffic_keys:
+        return True
+    buffer = router_keys["buffer_bytes"] // traffic_keys["flit_bytes"] if "buffer_bytes" in router_keys else value("buffer")
+    return (value("vcs") < classes
+            or iq and (router_keys.get("speedup", 1) != 1 or "output_buffer" in router_keys
+                       or "output_buffer_bytes" in router_keys)
+            or router_keys.get("speculative") is True and value("va_sa") != "separate"
+            or value("flow_control") == "vct" and buffer < TRAFFIC["packet_size"])
 
 
 def test_the_matrix_covers_every_kind_and_router_key():
