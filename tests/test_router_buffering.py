@@ -183,6 +183,31 @@ def test_buffers_in_bytes_are_the_same_router_as_in_flits():
     assert layout["arrays"]["oq_buf"][0] == 4 * layout["ports"]
 
 
+def bytes_workload(tmp_path, router, traffic):
+    """A [workload] run (the merge program, 16-byte flits) with the given [router] and [traffic]."""
+    return {"topology": {"kind": "hyperx", "widths": [2], "terminals": 2},
+            "router": {"vcs": 2, "latency": 1, **router}, "routing": {"algorithm": "dor"}, "traffic": traffic,
+            "workload": {"packet_size": 4, "flit_bytes": 16,
+                         "jobs": [{"motif": "program", "file": merge_program(tmp_path, 8)}]}}
+
+
+def test_a_workload_converts_buffer_bytes_with_its_own_flit_size(tmp_path):
+    # With [workload] one flit is workload.flit_bytes (16) bytes: router.buffer_bytes = 64 is a
+    # 4-flit buffer without traffic.flit_bytes, the same run as router.buffer = 4 (and not as 8).
+    def run(router, traffic=None):
+        r = flitsim.run(bytes_workload(tmp_path, router, traffic or {}), backend="cpu", threads=1)
+        return r.workload.node_last_delivery.tolist(), r.cycles
+    assert run({"buffer_bytes": 64}) == run({"buffer": 4}) == run({"buffer_bytes": 64}, {"flit_bytes": 16})
+    assert run({"buffer": 4}) != run({"buffer": 1})  # the buffer depth matters in this program
+    assert normalize(bytes_workload(tmp_path, {"buffer_bytes": 64}, {}))["traffic"]["flit_bytes"] == 16
+
+
+def test_a_workload_refuses_a_second_flit_size(tmp_path):
+    for router in ({"buffer_bytes": 64}, {"buffer": 4}):
+        with pytest.raises(ConfigError, match=r"traffic\.flit_bytes: 64 disagrees with workload\.flit_bytes = 16"):
+            normalize(bytes_workload(tmp_path, router, {"flit_bytes": 64}))
+
+
 def engine_refusal(router, traffic=None):
     """The engine's own error for a [router] section, without Python's normalisation."""
     cfg = {"topology": {"kind": "hyperx", "widths": [3], "terminals": 1}, "router": router,

@@ -268,7 +268,21 @@ def normalize(cfg: Mapping[str, Any]) -> dict[str, Any]:
         out["cost"] = _normalize_cost(_section_dict(cfg, "cost"))
     if "workload" in cfg:  # closed-loop message programs (docs/workloads.md)
         out["workload"] = normalize_workload(_section_dict(cfg, "workload"))
+        _workload_flit_bytes(out)
     return out
+
+
+def _workload_flit_bytes(out: dict[str, Any]) -> None:
+    """A [workload] run's flit is workload.flit_bytes bytes; router sizes in bytes
+    (router.buffer_bytes, output_buffer_bytes) convert with traffic.flit_bytes. One flit size:
+    traffic.flit_bytes, if given, must equal it, and is derived from it when a size is in bytes."""
+    wfb, traffic = out["workload"]["flit_bytes"], out["traffic"]
+    if "flit_bytes" in traffic and traffic["flit_bytes"] != wfb:
+        raise ConfigError(f"traffic.flit_bytes: {traffic['flit_bytes']} disagrees with workload.flit_bytes = "
+                          f"{wfb} (a [workload] run has one flit size: drop traffic.flit_bytes, or give both "
+                          f"the same value)")
+    if any(k.endswith("_bytes") for k in out["router"]):
+        traffic["flit_bytes"] = wfb
 
 
 # --- [cost] ----------------------------------------------------------------------------------
