@@ -217,6 +217,15 @@ def engine_refusal(router, traffic=None):
     return str(e.value)
 
 
+def test_a_depth_per_vc_is_refused_with_the_reason():
+    # One output queue per port, shared by its VCs (docs/configuration.md): a list of depths,
+    # one per VC, is not a smaller model of something else: it is refused, saying so.
+    for key in ("output_buffer", "output_buffer_bytes"):
+        with pytest.raises(ConfigError, match=rf"router\.{key}: one depth per output port, got a list "
+                                              r"\[8, 8\]: .*per-VC output queues are not modelled"):
+            normalize({"router": {"architecture": "cioq", key: [8, 8]}, "traffic": {"flit_bytes": 1}})
+
+
 @pytest.mark.parametrize("router,traffic,message", [
     ({"buffer_bytes": 100}, {"flit_bytes": 16}, r"router\.buffer_bytes: must be a multiple of traffic\.flit_bytes = 16, got 100"),
     ({"buffer_bytes": 128, "buffer": 8}, {"flit_bytes": 16}, r"router\.buffer_bytes: give router\.buffer \(flits\) or router\.buffer_bytes \(bytes\), not both"),
