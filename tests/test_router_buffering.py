@@ -4,6 +4,7 @@ preset, each against an exact behaviour; every run also passes the engine's end-
 invariants (flit and credit conservation counting output queues and owed credits, output-queue
 occupancy <= router.output_buffer, no overflow), which fail the run otherwise."""
 import copy
+import importlib
 import json
 import os
 import pathlib
@@ -317,3 +318,28 @@ def test_watchdog_still_reports_a_deadlock_with_output_queues():
     cfg = small_dragonfly(router={"vcs": 2, "buffer": 2, **CIOQ, "speedup": 2, "output_buffer": 4},
                           traffic={"load": 1.0, "packet_size": 8}, sim={"watchdog": 300, "drain_limit": 2000})
     assert flitsim.run(cfg, backend="cpu").ejected_flits > 0
+
+
+# --- the papers' input-output-buffered switches, in bytes -------------------------------------------
+
+@pytest.mark.parametrize("name,vc_flits,queue_flits", [
+    ("dragonfly-valiant-ioq", 4096 // 64, 8 * 4096 // 64),  # P0: 4 KB per VC per direction, 64-byte flits
+    ("diameter-two-ioq", 102400 // 4 // 64, 102400 // 64),  # P3: 100 KB per port per direction, 4 VCs
+])
+def test_paper_configs_state_their_switch_buffers_in_bytes_and_run(name, vc_flits, queue_flits):
+    path = pathlib.Path(__file__).parents[1] / "configs" / "papers" / f"{name}.toml"
+    cfg = flitsim.config.load_config(str(path))
+    assert cfg["router"]["architecture"] == "cioq" and "buffer" not in cfg["router"]
+    layout = _core.state_layout(cfg, 1)
+    assert layout["buffer"] == vc_flits
+    assert layout["arrays"]["oq_buf"][0] == queue_flits * layout["ports"]
+    # A short run of every swept point: the end-of-run invariants (flits, credits, output-queue
+    # occupancy) hold and the network carries traffic. (The dragonfly at p = 2: 72 nodes instead
+    # of 1,056, for time; the router is the file's.)
+    cfg["sim"].update(warmup=100, measure=200)
+    if cfg["topology"]["kind"] == "dragonfly":
+        cfg["topology"].update(p=2, a=4, h=2)
+    _, points, configs, _ = importlib.import_module("flitsim.sweep").plan(cfg)
+    assert len(configs) == 4
+    for point, c in zip(points, configs):
+        assert flitsim.run(c, backend="cpu", threads=1).ejected_flits > 0, point
