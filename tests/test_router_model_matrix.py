@@ -15,7 +15,7 @@ their routings come from the engine's registries. For every (kind, routing, case
   - or it raises ConfigError naming one of the case's keys, and the same error comes from the
     engine's configuration check alone (_core.routing_setup), i.e. before anything simulates;
 and it is refused exactly when a documented rule says so (must_refuse). Random combinations of
-many keys at once cover interactions; test_router_keys_are_bit_identical_on_one_and_two_threads
+many keys at once cover interactions; every case also runs a closed-loop [workload]; test_router_keys_are_bit_identical_on_one_and_two_threads
 runs every case on 1 and 2 real threads (enough replicas that the CPU executor splits the
 routers between two threads). The CUDA backend's equality with the CPU is tests/test_gpu.py's.
 """
@@ -269,4 +269,35 @@ def test_router_keys_are_bit_identical_on_one_and_two_threads():
         diff = [(i, differences(a, b)) for i, (a, b) in enumerate(zip(one, two)) if differences(a, b)]
         if diff:
             bad.append(f"[{name}]: {diff}")
+    assert not bad, "\n".join(bad)
+
+
+def test_every_router_key_runs_a_closed_loop_workload_or_refuses_clearly():
+    # The same cases in a [workload] run (its own driver: runs until every message arrives):
+    # an all-to-all of 64-byte messages among 9 ranks on a 3 x 3 HyperX (DOR). A case's
+    # traffic.flit_bytes becomes workload.flit_bytes (a workload has one flit size: config.py).
+    bad = []
+    for name, (router_keys, traffic_keys) in CASES.items():
+        fb = traffic_keys.get("flit_bytes", 16)
+        cfg = {"topology": {"kind": "hyperx", "widths": [3, 3], "terminals": 1}, "router": router_of(router_keys),
+               "routing": {"algorithm": "dor"}, "sim": {"watchdog": 2000},
+               "workload": {"packet_size": TRAFFIC["packet_size"], "flit_bytes": fb,
+                            "jobs": [{"motif": "alltoall", "bytes": 64, "ranks": 9}]}}
+        try:
+            r = flitsim.run(cfg, backend="cpu", threads=1)
+        except REFUSED as e:
+            if not must_refuse(router_keys, traffic_keys, classes=1):
+                bad.append(f"[{name}]: refused: {e}")
+            continue
+        except Exception as e:  # a deadlock, a broken invariant, a crash
+            bad.append(f"[{name}]: {type(e).__name__}: {str(e)[:300]}")
+            continue
+        if must_refuse(router_keys, traffic_keys, classes=1):
+            bad.append(f"[{name}]: ran, but a rule refuses it")
+        if r.ejected_flits != 9 * 8 * -(-64 // fb):  # every message's flits arrived
+            bad.append(f"[{name}]: {r.ejected_flits} flits delivered")
+        with step_order("shuffled:7"):
+            diff = differences(r, flitsim.run(cfg, backend="cpu", threads=1))
+        if diff:
+            bad.append(f"[{name}]: shuffled step order changes {diff}")
     assert not bad, "\n".join(bad)
