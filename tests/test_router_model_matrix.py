@@ -301,3 +301,24 @@ def test_every_router_key_runs_a_closed_loop_workload_or_refuses_clearly():
         if diff:
             bad.append(f"[{name}]: shuffled step order changes {diff}")
     assert not bad, "\n".join(bad)
+
+
+def test_every_router_key_gives_the_cpu_results_on_the_gpu():
+    # Backends: every runnable case on one topology per routing family, CUDA against CPU field
+    # by field (skipped, with the reason, without a usable GPU; tests/test_gpu.py has the rest).
+    from conftest import cuda_usable
+    ok, why = cuda_usable()
+    if not ok:
+        pytest.skip(f"no usable GPU: {why}")
+    bad = []
+    for kind, alg in (("dragonfly", "ugal"), ("hyperx", "omniwar"), ("fattree", "updown"), ("slimfly", "valiant")):
+        for name, keys in CASES.items():
+            cfg = config(kind, alg, *keys)
+            try:
+                cpu = flitsim.run(cfg, backend="cpu", threads=1)
+            except REFUSED:
+                continue
+            diff = differences(cpu, flitsim.run(cfg, backend="cuda"))
+            if diff:
+                bad.append(f"{kind}/{alg} [{name}]: {diff}")
+    assert not bad, "\n".join(bad)
