@@ -17,7 +17,9 @@ their routings come from the engine's registries. For every (kind, routing, case
 and it is refused exactly when a documented rule says so (must_refuse). Random combinations of
 many keys at once cover interactions; every case also runs a closed-loop [workload]; test_router_keys_are_bit_identical_on_one_and_two_threads
 runs every case on 1 and 2 real threads (enough replicas that the CPU executor splits the
-routers between two threads). The CUDA backend's equality with the CPU is tests/test_gpu.py's.
+routers between two threads). The issue's options outside [router] (the [routing] keys'
+choices, traffic.self, bad-dragon) get the same run-or-refuse check on every routing, and with a
+GPU every router case is compared CUDA against CPU.
 """
 import os
 import random
@@ -109,9 +111,10 @@ def router_of(keys):
     return {**base, **keys}
 
 
-def config(kind, algorithm, router_keys, traffic_keys):
+def config(kind, algorithm, router_keys, traffic_keys, routing_keys=None):
     return {"topology": dict(TOPOLOGIES[kind]), "router": router_of(router_keys),
-            "routing": {"algorithm": algorithm}, "traffic": {**TRAFFIC, **traffic_keys}, "sim": dict(SIM)}
+            "routing": {"algorithm": algorithm, **(routing_keys or {})}, "traffic": {**TRAFFIC, **traffic_keys},
+            "sim": dict(SIM)}
 
 
 def routings(kind):
@@ -147,19 +150,21 @@ def differences(a, b):
     return [k for k in STATISTICS if not np.array_equal(getattr(a, k), getattr(b, k))]
 
 
-def named_keys(router_keys, traffic_keys):
-    return [f"router.{k}" for k in router_keys] + [f"traffic.{k}" for k in traffic_keys]
+def named_keys(router_keys, traffic_keys, routing_keys=None):
+    return ([f"router.{k}" for k in router_keys] + [f"traffic.{k}" for k in traffic_keys]
+            + [f"routing.{k}" for k in routing_keys or {}])
 
 
-def outcome(kind, algorithm, router_keys, traffic_keys):
+def outcome(kind, algorithm, router_keys, traffic_keys, routing_keys=None):
     """"ran", "refused", or a description of what went wrong."""
-    cfg = config(kind, algorithm, router_keys, traffic_keys)
+    cfg = config(kind, algorithm, router_keys, traffic_keys, routing_keys)
     try:
         r = flitsim.run(cfg, backend="cpu", threads=1)
     except REFUSED as e:
         msg = str(e)
-        if not any(k in msg for k in named_keys(router_keys, traffic_keys)):
-            return f"refused without naming {named_keys(router_keys, traffic_keys)}: {msg}"
+        named = named_keys(router_keys, traffic_keys, routing_keys)
+        if not any(k in msg for k in named):
+            return f"refused without naming {named}: {msg}"
         try:
             _core.routing_setup(normalize(cfg))
         except REFUSED as e2:
@@ -322,3 +327,33 @@ def test_every_router_key_gives_the_cpu_results_on_the_gpu():
             if diff:
                 bad.append(f"{kind}/{alg} [{name}]: {diff}")
     assert not bad, "\n".join(bad)
+
+
+def routing_and_traffic_cases():
+    """Issue 12's BookSim2 conventions outside [router], as cases: every value of every choice
+    and true/false [routing] key (the engine's key table: Valiant intermediates, UGAL cost,
+    selection, ...), uniform traffic that may pick the source, and the bad-dragon pattern."""
+    out = {}
+    for k in _core.routing_keys():
+        values = k.get("choices") if k["type"] == "choice" else (False, True) if k["type"] == "bool" else ()
+        if k["name"] != "algorithm":
+            out.update({f"routing.{k['name']}={v}": ({}, {k["name"]: v}) for v in values})
+    out["traffic.self=true"] = ({"self": True}, {})
+    out["traffic.pattern=bad-dragon"] = ({"pattern": "bad-dragon"}, {})
+    return out
+
+
+@pytest.mark.parametrize("kind", sorted(TOPOLOGIES))
+def test_routing_and_traffic_options_run_or_refuse_clearly_on_every_routing(kind):
+    # Runs as the router cases do (invariants, delivery, order independence) or is refused
+    # before simulating, naming the key (or router.vcs, when an option needs more VC classes:
+    # Valiant "any" on the dragonfly's PAR).
+    bad = []
+    for alg in routings(kind):
+        for name, (traffic_keys, routing_keys) in routing_and_traffic_cases().items():
+            got = outcome(kind, alg, {}, traffic_keys, routing_keys)
+            if got.startswith("refused without naming") and "router.vcs: " in got:
+                continue
+            if got not in ("ran", "refused"):
+                bad.append(f"{kind}/{alg} [{name}]: {got}")
+    assert not bad, f"{len(bad)} failures:\n" + "\n".join(bad[:30])
