@@ -77,9 +77,9 @@ static void parse_router_model(const Params& router, EngineConfig& c) {
   c.injection_delay = int32_t(engine_int(router, "injection_delay", 0));
 }
 
-EngineConfig parse_engine_config(const Params& router_given, const Params& channels, const Params& routing,
-                                 const Params& traffic, const Params& sim) {
-  const Params router = with_router_preset(router_given);  // a preset's keys, where not given
+// `router`: the [router] keys with router.preset's added (parse_engine_config).
+static EngineConfig parse_sections(const Params& router, const Params& channels, const Params& routing,
+                                   const Params& traffic, const Params& sim) {
   EngineConfig c;
   // Integer keys are range-checked (engine_keys.cpp) before they are narrowed to int32_t.
   c.vcs = int32_t(engine_int(router, "vcs", c.vcs));
@@ -125,6 +125,7 @@ EngineConfig parse_engine_config(const Params& router_given, const Params& chann
   const int32_t largest = std::max(c.packet_size, c.packet_size_max);
   if (c.vct && c.buffer < largest)  // a packet larger than a VC buffer could never start
     router.fail("flow_control", "\"vct\" needs router.buffer (" + std::to_string(c.buffer) +
+                                    (router.has("buffer_bytes") ? " flits, from router.buffer_bytes" : "") +
                                     ") >= the largest packet (" + std::to_string(largest) + " flits)");
   c.injection = traffic.get_str("injection", c.injection);
   if (c.injection != "bernoulli" && c.injection != "onoff")
@@ -154,6 +155,16 @@ EngineConfig parse_engine_config(const Params& router_given, const Params& chann
   if (!(c.saturation_tolerance >= 0 && c.saturation_tolerance <= 1))
     sim.fail("saturation_tolerance", "must be in [0, 1]");
   return c;
+}
+
+EngineConfig parse_engine_config(const Params& router_given, const Params& channels, const Params& routing,
+                                 const Params& traffic, const Params& sim) {
+  const Params router = with_router_preset(router_given);  // a preset's keys, where not given
+  try {
+    return parse_sections(router, channels, routing, traffic, sim);
+  } catch (const ConfigError& e) {
+    throw with_preset_origin(router_given, e);  // names the preset when it set the key
+  }
 }
 
 }  // namespace flitsim

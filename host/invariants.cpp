@@ -29,6 +29,32 @@ long long output_queue_flits(const HostState& h, int rep, std::vector<long long>
   return total;
 }
 
+// cioq (output_queue.cuh): the output queues' occupancy and the credits inputs still owe, for
+// the deadlock report. In a deadlock the queues are normally empty (each queued flit already
+// owns its downstream credit, so the link always drains it): flits left there point at the
+// drain, not at the VC dependencies.
+std::string describe_output_queues(const HostState& h, int rep, int limit) {
+  const Sizes& sz = h.sz;
+  std::ostringstream rows;
+  long long flits = 0, owed = 0;
+  int queues = 0;
+  for (int gp = 0; gp < sz.P; ++gp) {
+    const long long op = (long long)rep * sz.P + gp;
+    for (int v = 0; v < sz.V; ++v) owed += h.ivc_owed[op * sz.V + v];
+    const int count = h.oq_count[op];
+    if (count == 0) continue;
+    flits += count, ++queues;
+    if (queues > limit) continue;
+    const int r = h.port_router[gp];
+    rows << "  router " << r << " output port " << gp - h.port_offset[r] << ": " << count << " flits, front flit VC "
+         << flit_vc(h.oq_buf[op * sz.O + h.oq_head[op]]) << "\n";
+  }
+  std::ostringstream out;
+  out << "output queues (router.output_buffer = " << sz.O << " flits each): " << flits << " flits in " << queues
+      << " of " << sz.P << " queues, " << owed << " credits owed upstream" << (queues ? ":\n" : "\n") << rows.str();
+  return out.str();
+}
+
 }  // namespace
 
 std::string check_conservation(const HostState& h) {
@@ -117,6 +143,7 @@ std::string describe_blocked(const HostState& h, int rep, int limit) {
       out << "\n";
       ++shown;
     }
+  if (sz.O > 0) out << describe_output_queues(h, rep, limit);
   return out.str();
 }
 

@@ -11,7 +11,9 @@ namespace flitsim {
 std::string check_conservation(const HostState& h);
 
 // Describes up to `limit` occupied input VCs of replica `rep` (router, port, VC, flits, output
-// port and VC, downstream credits): the diagnostics of a deadlock report.
+// port and VC, downstream credits) and, with router.architecture = "cioq", the occupancy of its
+// output queues (up to `limit` non-empty ones) and the credits its inputs still owe upstream:
+// the diagnostics of a deadlock report.
 std::string describe_blocked(const HostState& h, int rep, int limit);
 
 }  // namespace flitsim

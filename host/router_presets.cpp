@@ -63,4 +63,19 @@ Params with_router_preset(const Params& router) {
   return out;
 }
 
+ConfigError with_preset_origin(const Params& given, const ConfigError& e) {
+  const std::string msg = e.what(), name = given.get_str("preset", router_presets().front().name);
+  for (const RouterPreset& p : router_presets()) {
+    if (p.name != name) continue;
+    for (const PresetKey& k : p.keys) {
+      const std::string prefix = given.name(k.key) + ":";
+      if (msg.compare(0, prefix.size(), prefix) != 0 || given.has(k.key) || given.has(k.key + "_bytes")) continue;
+      const std::string value = k.is_int ? std::to_string(k.int_value) : "\"" + k.str_value + "\"";
+      return ConfigError(msg + " (" + given.name(k.key) + " = " + value + " comes from " + given.name("preset") +
+                         " = \"" + name + "\"; set it to override)");
+    }
+  }
+  return e;
+}
+
 }  // namespace flitsim

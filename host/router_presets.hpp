@@ -31,4 +31,9 @@ const std::vector<RouterPreset>& router_presets();
 // Throws ConfigError naming router.preset and the presets when the name is unknown.
 Params with_router_preset(const Params& router);
 
+// An error about a [router] key that router.preset set (the user did not give it) gets the
+// preset named at its end, so that "router.flow_control: ..." explains itself when only
+// router.preset = "hyperx-paper" was written. `given`: the [router] keys as the user wrote them.
+ConfigError with_preset_origin(const Params& given, const ConfigError& e);
+
 }  // namespace flitsim

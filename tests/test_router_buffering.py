@@ -4,6 +4,7 @@ preset, each against an exact behaviour; every run also passes the engine's end-
 invariants (flit and credit conservation counting output queues and owed credits, output-queue
 occupancy <= router.output_buffer, no overflow), which fail the run otherwise."""
 import copy
+import importlib
 import json
 import os
 import pathlib
@@ -183,6 +184,31 @@ def test_buffers_in_bytes_are_the_same_router_as_in_flits():
     assert layout["arrays"]["oq_buf"][0] == 4 * layout["ports"]
 
 
+def bytes_workload(tmp_path, router, traffic):
+    """A [workload] run (the merge program, 16-byte flits) with the given [router] and [traffic]."""
+    return {"topology": {"kind": "hyperx", "widths": [2], "terminals": 2},
+            "router": {"vcs": 2, "latency": 1, **router}, "routing": {"algorithm": "dor"}, "traffic": traffic,
+            "workload": {"packet_size": 4, "flit_bytes": 16,
+                         "jobs": [{"motif": "program", "file": merge_program(tmp_path, 8)}]}}
+
+
+def test_a_workload_converts_buffer_bytes_with_its_own_flit_size(tmp_path):
+    # With [workload] one flit is workload.flit_bytes (16) bytes: router.buffer_bytes = 64 is a
+    # 4-flit buffer without traffic.flit_bytes, the same run as router.buffer = 4 (and not as 8).
+    def run(router, traffic=None):
+        r = flitsim.run(bytes_workload(tmp_path, router, traffic or {}), backend="cpu", threads=1)
+        return r.workload.node_last_delivery.tolist(), r.cycles
+    assert run({"buffer_bytes": 64}) == run({"buffer": 4}) == run({"buffer_bytes": 64}, {"flit_bytes": 16})
+    assert run({"buffer": 4}) != run({"buffer": 1})  # the buffer depth matters in this program
+    assert normalize(bytes_workload(tmp_path, {"buffer_bytes": 64}, {}))["traffic"]["flit_bytes"] == 16
+
+
+def test_a_workload_refuses_a_second_flit_size(tmp_path):
+    for router in ({"buffer_bytes": 64}, {"buffer": 4}):
+        with pytest.raises(ConfigError, match=r"traffic\.flit_bytes: 64 disagrees with workload\.flit_bytes = 16"):
+            normalize(bytes_workload(tmp_path, router, {"flit_bytes": 64}))
+
+
 def engine_refusal(router, traffic=None):
     """The engine's own error for a [router] section, without Python's normalisation."""
     cfg = {"topology": {"kind": "hyperx", "widths": [3], "terminals": 1}, "router": router,
@@ -190,6 +216,15 @@ def engine_refusal(router, traffic=None):
     with pytest.raises(ValueError) as e:
         _core.state_layout(cfg, 1)
     return str(e.value)
+
+
+def test_a_depth_per_vc_is_refused_with_the_reason():
+    # One output queue per port, shared by its VCs (docs/configuration.md): a list of depths,
+    # one per VC, is not a smaller model of something else: it is refused, saying so.
+    for key in ("output_buffer", "output_buffer_bytes"):
+        with pytest.raises(ConfigError, match=rf"router\.{key}: one depth per output port, got a list "
+                                              r"\[8, 8\]: .*per-VC output queues are not modelled"):
+            normalize({"router": {"architecture": "cioq", key: [8, 8]}, "traffic": {"flit_bytes": 1}})
 
 
 @pytest.mark.parametrize("router,traffic,message", [
@@ -271,11 +306,40 @@ def test_watchdog_still_reports_a_deadlock_with_output_queues():
     # output queues drain (their flits own downstream credits), the input VCs lock, and the
     # watchdog, which counts flits in input VCs and output queues, reports it. The 2-class
     # scheme runs to completion: output queues add no dependency between VCs.
+    # The report lists the output queues too: all 36 routers x 7 ports empty in this lock-up
+    # (they always drain), and no credit still owed (returned one per cycle long before).
     cfg = small_dragonfly(router={"vcs": 1, "buffer": 2, **CIOQ, "speedup": 2, "output_buffer": 4},
                           routing={"deadlock_avoidance": False},
                           traffic={"load": 1.0, "packet_size": 8}, sim={"watchdog": 300})
-    with pytest.raises(RuntimeError, match=r"(?s)deadlock: no flit moved .*router \d+ input port \d+ VC 0"):
+    with pytest.raises(RuntimeError, match=r"(?s)deadlock: no flit moved .*router \d+ input port \d+ VC 0.*\n"
+                       r"output queues \(router\.output_buffer = 4 flits each\): 0 flits in 0 of 252 queues, "
+                       r"0 credits owed upstream\n$"):
         flitsim.run(cfg, backend="cpu")
     cfg = small_dragonfly(router={"vcs": 2, "buffer": 2, **CIOQ, "speedup": 2, "output_buffer": 4},
                           traffic={"load": 1.0, "packet_size": 8}, sim={"watchdog": 300, "drain_limit": 2000})
     assert flitsim.run(cfg, backend="cpu").ejected_flits > 0
+
+
+# --- the papers' input-output-buffered switches, in bytes -------------------------------------------
+
+@pytest.mark.parametrize("name,vc_flits,queue_flits", [
+    ("dragonfly-valiant-ioq", 4096 // 64, 8 * 4096 // 64),  # P0: 4 KB per VC per direction, 64-byte flits
+    ("diameter-two-ioq", 102400 // 4 // 64, 102400 // 64),  # P3: 100 KB per port per direction, 4 VCs
+])
+def test_paper_configs_state_their_switch_buffers_in_bytes_and_run(name, vc_flits, queue_flits):
+    path = pathlib.Path(__file__).parents[1] / "configs" / "papers" / f"{name}.toml"
+    cfg = flitsim.config.load_config(str(path))
+    assert cfg["router"]["architecture"] == "cioq" and "buffer" not in cfg["router"]
+    layout = _core.state_layout(cfg, 1)
+    assert layout["buffer"] == vc_flits
+    assert layout["arrays"]["oq_buf"][0] == queue_flits * layout["ports"]
+    # A short run of every swept point: the end-of-run invariants (flits, credits, output-queue
+    # occupancy) hold and the network carries traffic. (The dragonfly at p = 2: 72 nodes instead
+    # of 1,056, for time; the router is the file's.)
+    cfg["sim"].update(warmup=100, measure=200)
+    if cfg["topology"]["kind"] == "dragonfly":
+        cfg["topology"].update(p=2, a=4, h=2)
+    _, points, configs, _ = importlib.import_module("flitsim.sweep").plan(cfg)
+    assert len(configs) == 4
+    for point, c in zip(points, configs):
+        assert flitsim.run(c, backend="cpu", threads=1).ejected_flits > 0, point

@@ -59,6 +59,8 @@ FLITSIM_HD int ready_output(const SimView& s, int rep, int gp, int v, int p0, lo
   if (spec) {
     const int out = s.ivc_out_port[q];
     if (out < 0 || (ov >= 0 && (s.ivc_va_at[q] != t || !has_downstream_credit(s, rep, out, ov)))) return -1;
+    // A speculative bid needs output-queue room too: with speedup a pass may find it full.
+    if (s.prm.cioq && !output_queue_has_room(s, rep, out)) return -1;
     return out - p0;
   }
   if (ov < 0 || !has_downstream_credit(s, rep, s.ivc_out_port[q], ov)) return -1;

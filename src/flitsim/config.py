@@ -115,6 +115,22 @@ def _engine_int(section: str, key: str, lo: int) -> Checker:
     return _ENGINE_INTS.get((section, key)) or _int(lo)
 
 
+def _output_queue_depth(key: str) -> Checker:
+    """router.output_buffer(_bytes): one depth, of the one queue per output port that its VCs
+    share (cuda/phases/output_queue.cuh). A list (a depth per VC) is refused with the reason:
+    per-VC output queues are not modelled, and not needed for deadlock freedom (a queued flit
+    already owns its downstream credit, so no VC waits behind another)."""
+    depth = _engine_int("router", key, 1)
+
+    def check(name: str, v: Any) -> int:
+        if isinstance(v, (list, tuple)):
+            raise ConfigError(f"{name}: one depth per output port, got a list {_show(v)}: the VCs of a port "
+                              f"share its output queue (per-VC output queues are not modelled; "
+                              f"docs/configuration.md)")
+        return depth(name, v)
+    return check
+
+
 # Rules of every key of the fixed sections ([topology] and [channels] are open, see below).
 SCHEMA: dict[str, dict[str, Checker]] = {
     "router": {**{k: _engine_int("router", k, lo)
@@ -127,8 +143,8 @@ SCHEMA: dict[str, dict[str, Checker]] = {
                "flow_control": _choice(("wormhole", "vct")),
                # buffering (host/router_buffering.cpp): cross-key rules are the engine's
                "architecture": _choice(("iq", "cioq")),
-               **{k: _engine_int("router", k, 1)
-                  for k in ("speedup", "output_buffer", "buffer_bytes", "output_buffer_bytes")},
+               **{k: _engine_int("router", k, 1) for k in ("speedup", "buffer_bytes")},
+               **{k: _output_queue_depth(k) for k in ("output_buffer", "output_buffer_bytes")},
                "injection_delay": _engine_int("router", "injection_delay", 0),
                # allocators (host/engine_config.cpp parse_allocators)
                "sw_allocator": _choice(ALLOCATORS), "vc_allocator": _choice(ALLOCATORS), "speculative": _bool,
@@ -270,7 +286,21 @@ def normalize(cfg: Mapping[str, Any]) -> dict[str, Any]:
         out["cost"] = _normalize_cost(_section_dict(cfg, "cost"))
     if "workload" in cfg:  # closed-loop message programs (docs/workloads.md)
         out["workload"] = normalize_workload(_section_dict(cfg, "workload"))
+        _workload_flit_bytes(out)
     return out
+
+
+def _workload_flit_bytes(out: dict[str, Any]) -> None:
+    """A [workload] run's flit is workload.flit_bytes bytes; router sizes in bytes
+    (router.buffer_bytes, output_buffer_bytes) convert with traffic.flit_bytes. One flit size:
+    traffic.flit_bytes, if given, must equal it, and is derived from it when a size is in bytes."""
+    wfb, traffic = out["workload"]["flit_bytes"], out["traffic"]
+    if "flit_bytes" in traffic and traffic["flit_bytes"] != wfb:
+        raise ConfigError(f"traffic.flit_bytes: {traffic['flit_bytes']} disagrees with workload.flit_bytes = "
+                          f"{wfb} (a [workload] run has one flit size: drop traffic.flit_bytes, or give both "
+                          f"the same value)")
+    if any(k.endswith("_bytes") for k in out["router"]):
+        traffic["flit_bytes"] = wfb
 
 
 # --- [cost] ----------------------------------------------------------------------------------

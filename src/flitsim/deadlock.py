@@ -6,6 +6,11 @@ an edge (c1, v1) -> (c2, v2) means some packet may hold VC v1 of channel c1 whil
 VC v2 of channel c2, i.e. the two are consecutive hops of a route the routing can produce with
 the VC ranges its deadlock-avoidance classes allow (docs/routing.md). Wormhole routing with
 these VC ranges is deadlock-free if the graph is acyclic; a cycle is a potential deadlock.
+router.architecture = "cioq" adds no node: a flit spends its downstream VC credit when it
+enters the output queue, so a queued flit never waits for a VC and the queue always drains
+(cuda/phases/output_queue.cuh); the graph and the verdict are those of "iq". A deadlock at run
+time (the watchdog's report, host/invariants.cpp describe_blocked) lists the blocked input VCs
+and, with "cioq", the output queues' occupancy and the credits still owed upstream.
 
     >>> from flitsim.deadlock import check_deadlock
     >>> check_deadlock({"topology": {"kind": "dragonfly", "p": 2, "a": 4, "h": 2},

@@ -83,6 +83,7 @@ def choice_rule(names: Sequence[str], what: str = "value") -> Checker:
         if not isinstance(v, str) or v not in names:
             raise ConfigError(f"{key}: unknown {what} {show(v)} (known: {', '.join(names)})")
         return v
+    check.choices = tuple(names)  # type: ignore[attr-defined]  # read by tests that enumerate a key's values
     return check
 
 
