@@ -97,7 +97,7 @@ template <class Sensor>
 FLITSIM_HD void df_ugal_decide(const SimView& s, int rep, int r, const PacketInfo& p, int min_gp, int salt,
                                int link_salt, const Sensor& sensor) {
   const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;
-  const bool hops = s.prm.ugal_cost == UgalCost::Hops;
+  const bool hops = ugal_cost_reads_hops(s);
   const UgalCandidate min{sensor.minimal(s, rep, r, p, min_gp), hops ? df_min_candidate_hops(s, r, min_gp, p, g == dg) : 0,
                           min_gp, -1};
   df_commit_decision(s, p, ugal_select(s, p, min, [&](int j) {

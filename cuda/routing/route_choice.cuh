@@ -140,6 +140,13 @@ FLITSIM_HD int port_congestion(const SimView& s, int rep, int gp) {
   return port_occupancy(s, rep, gp) + (s.sz.demand_P ? s.port_demand[s.pp(rep, gp)] : 0);
 }
 
+// The congestion a UGAL-L decision senses for output gp (routing.congestion): port_congestion,
+// or with "downstream" the downstream occupancy alone (BookSim2's UGAL reads only the credits
+// in use of an output, GetUsedCredit, not the flits waiting for it at this router).
+FLITSIM_HD int ugal_port_queue(const SimView& s, int rep, int gp) {
+  return s.prm.ugal_downstream ? port_occupancy(s, rep, gp) : port_congestion(s, rep, gp);
+}
+
 // One of the n parallel ports base .. base+n−1 (trunked links to one neighbour): drawn at
 // random (oblivious), or the one with the most free credits in [lo, hi) (adaptive; ties go to
 // the first one after a random start, so no port is favoured).
