@@ -28,8 +28,11 @@ BC = ["traffic.pattern=bitcomp", "traffic.self=false"]
 # flitsim's dragonfly UGAL with valiant = "node" uses VA's 4 classes (BookSim2 uses 3 VCs,
 # not deadlock-free in general); by-hop gives each class one VC in both.
 DF_UGAL = ["routing.algorithm=ugal", "router.vcs=4"]
-# Flattened-butterfly UGAL: BookSim2's ugal_flatfly rule, hops-weighted with a bias of 2.
-FF_UGAL = ["routing.algorithm=ugal", "routing.cost=hops", "routing.offset=2", "routing.n_indirect=1"]
+# Flattened-butterfly UGAL: BookSim2's ugal_flatfly, i.e. dimension-ordered phases on 4 VCs
+# (2 each), the intermediate drawn where source and destination differ, one candidate, its
+# cost rule (bias 2, unweighted) and its sensing (downstream credits in use only).
+FF_UGAL = ["routing.algorithm=ugal-dor", "routing.valiant=differing-dims", "routing.cost=booksim-flatfly",
+           "routing.congestion=downstream", "routing.n_indirect=1"]
 # flitsim's Valiant phases take any minimal path, so each needs a class per hop: 8 VCs give
 # every hop 2, as BookSim2's DOR phases get (4 VCs split in halves).
 V8 = ["router.vcs=8"]
@@ -44,8 +47,8 @@ CASES = {
     "ff-dor-bitcomp": (FF, BC, [0.01, 0.125, 0.2, 0.35]),
     "ff-valiant-uniform": (FF, ["routing.algorithm=valiant"] + V8, [0.01, 0.17, 0.28, 0.45]),
     "ff-valiant-bitcomp": (FF, ["routing.algorithm=valiant"] + V8 + BC, [0.01, 0.16, 0.25, 0.45]),
-    "ff-ugal-uniform": (FF, FF_UGAL + V8, [0.01, 0.26, 0.42, 0.8]),
-    "ff-ugal-bitcomp": (FF, FF_UGAL + V8 + BC, [0.01, 0.16, 0.26, 0.45]),
+    "ff-ugal-uniform": (FF, FF_UGAL, [0.01, 0.26, 0.42, 0.8]),
+    "ff-ugal-bitcomp": (FF, FF_UGAL + BC, [0.01, 0.16, 0.26, 0.45]),
     "ft-nca-uniform": (FT, [], [0.01, 0.35, 0.55, 0.8]),
 }
 # [zero-load latency, latency at ~50 %, latency at ~80 %, saturation throughput]
@@ -58,8 +61,8 @@ FLITSIM = {
     "ff-dor-bitcomp": [14.01, 14.38, 15.50, 0.2500],
     "ff-valiant-uniform": [16.98, 17.97, 20.75, 0.3738],
     "ff-valiant-bitcomp": [18.03, 19.04, 21.41, 0.3397],
-    "ff-ugal-uniform": [11.99, 12.77, 13.99, 0.6250],
-    "ff-ugal-bitcomp": [14.03, 16.52, 20.68, 0.3414],
+    "ff-ugal-uniform": [12.01, 12.82, 14.12, 0.5831],
+    "ff-ugal-bitcomp": [14.05, 16.32, 19.57, 0.3073],
     "ft-nca-uniform": [19.44, 20.74, 24.30, 0.6888],
 }
 BOOKSIM = {
