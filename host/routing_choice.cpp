@@ -83,9 +83,9 @@ std::vector<int32_t> terminal_router_table(const Topology& t, const std::string&
   return list;
 }
 
-// The keys BookSim2's flattened-butterfly conventions added (routing.valiant = "differing-dims",
+// The keys BookSim2's UGAL conventions added (routing.valiant = "differing-dims", routing.vc_scheme,
 // routing.congestion): each refused where it would not apply.
-void check_dor_phase_keys(const Topology& t, const EngineConfig& cfg, bool dor_phases) {
+void check_booksim_convention_keys(const Topology& t, const EngineConfig& cfg, bool dor_phases) {
   const Params where("routing");
   const std::string& alg = cfg.algorithm;
   const std::string& v = cfg.valiant;
@@ -96,6 +96,9 @@ void check_dor_phase_keys(const Topology& t, const EngineConfig& cfg, bool dor_p
     where.fail("valiant", "must be unset, \"node\" or \"differing-dims\" with algorithm \"" + alg + "\", got \"" + v + "\"");
   if (cfg.congestion == "downstream" && alg != "ugal" && alg != "ugal-dor")
     where.fail("congestion", "\"downstream\" applies to algorithms \"ugal\" and \"ugal-dor\", not \"" + alg + "\"");
+  if (!cfg.vc_scheme.empty() && (alg != "ugal" || !dragonfly_tables(t)))
+    where.fail("vc_scheme", "\"" + cfg.vc_scheme + "\" applies to algorithm \"ugal\" on dragonflies, not \"" + alg +
+                                "\" on " + t.kind);
   if (dor_phases && t.num_routers < 3)
     where.fail("algorithm", "\"" + alg + "\" needs at least 3 routers, got " + std::to_string(t.num_routers));
 }
@@ -122,7 +125,7 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
   const bool dor_phases = alg == "valiant-dor" || alg == "ugal-dor";  // HyperX, phases in dimension order
   const bool ugal = alg == "ugal" || alg == "ugal-g" || alg == "par" || alg == "ugal-dor";  // cost rule, candidates, offset
   const bool node = cfg.valiant == "node";  // BookSim2's intermediate: a random node (all topologies)
-  check_dor_phase_keys(t, cfg, dor_phases);
+  check_booksim_convention_keys(t, cfg, dor_phases);
   if (!cfg.valiant.empty() && !node && (valiant || ugal) && !dragonfly && !dor_phases)
     where.fail("valiant", "only applies to dragonflies as \"" + cfg.valiant + "\" (generic Valiant on " + t.kind +
                               " draws any router with terminals, \"node\" the router of any node); leave it unset "
@@ -132,6 +135,7 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
   prm.valiant_node = node;
   prm.valiant_dims = cfg.valiant == "differing-dims";
   prm.ugal_downstream = cfg.congestion == "downstream";
+  prm.df_booksim_vcs = cfg.vc_scheme == "booksim";
   // Selection: random per packet and hop unless adaptive; up*/down* defaults to D-mod-k.
   const std::string& sel = cfg.selection;
   if (sel == "dmodk" && alg != "updown")
@@ -160,7 +164,7 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
   prm.routing = info.kind;
   if (sensing == "snapshot") prm.snapshot_period = cfg.snapshot_period;
 
-  ClassInputs in{false, 0, cfg.deroutes, 1};
+  ClassInputs in{false, 0, cfg.deroutes, 1, cfg.vc_scheme == "booksim"};
   if (table == "df_groups") {
     if (t.attrs.at("groups") < 3)
       where.fail("algorithm", "\"" + alg + "\" on a dragonfly needs at least 3 groups, got " +

@@ -49,6 +49,8 @@ const std::vector<KeySpec>& routing_keys() {
       {"penalty", KeyType::Float, 1.0, 0, 1e6, {}, "", false, "ugal ugal-g par", "UGAL non-minimal penalty c"},
       {"threshold", KeyType::Float, 0.0, 0, 100, {}, "", false, "ugal ugal-g par",
        "route minimally while the minimal queue is below this % of a port's buffers (0 = off)"},
+      {"vc_scheme", KeyType::Choice, 0, 0, 0, {"booksim"}, "", false, "ugal",
+       "dragonfly ugal on BookSim2's ugal_dragonflynew VCs (3 classes, not deadlock-free); unset: the routing's own"},
       {"deroutes", KeyType::Int, kUnset, 0, 62, {}, "", false, "omniwar", "OmniWAR deroutes M (unset: dimensions)"},
       // booksim by default: near MIN on uniform traffic (1,056-node dragonfly: sustains 0.60 with
       // 4 % misrouted, vs queue's 0.475 with 44 %), while still misrouting adversarial traffic.

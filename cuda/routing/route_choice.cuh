@@ -14,6 +14,7 @@ struct ClassInputs {
   int32_t dims;         // HyperX dimensions (coordinate routings)
   int32_t deroutes;     // routing.deroutes, -1 = unset
   int32_t min_classes;  // table routings: classes of one minimal route (diameter or min_vc_classes)
+  bool booksim_vcs = false;  // routing.vc_scheme = "booksim" (dragonfly UGAL-L: BookSim2's 3 VCs)
 };
 struct VcClasses {
   int32_t vc_classes;         // SimParams::vc_classes
