@@ -127,6 +127,7 @@ struct SimParams {
   bool valiant_dims = false;  // routing.valiant = "differing-dims": random only where source and destination differ
   bool ugal_downstream = false;  // routing.congestion = "downstream": UGAL-L senses port_occupancy only
   bool df_booksim_vcs = false;   // routing.vc_scheme = "booksim": dragonfly UGAL-L on BookSim2's VCs
+  bool decide_at_injection = false;  // routing.decide_at_injection: UGAL-L decides as the packet is injected
   int32_t phase_classes = 1;  // table Valiant: VC classes of one minimal phase
   int32_t df_p = 0;           // dragonfly nodes per router (group-shift)
   // Adaptive routing (UGAL-L, Clos-AD, DimWAR, OmniWAR); fixed point so that CPU and GPU

@@ -38,6 +38,7 @@ struct EngineConfig {
   std::string valiant;             // restricted, any, node, differing-dims
   std::string congestion;          // UGAL-L sensing: port (unset), downstream
   std::string vc_scheme;           // unset (the routing's own), booksim (dragonfly UGAL-L)
+  bool decide_at_injection = false;  // UGAL-L decides when the packet enters the injection channel
   int32_t n_indirect = -1, offset = -1, deroutes = -1;
   double penalty = 0, threshold = 0;
   std::string cost;                // UGAL cost rule: queue, hops, booksim, booksim-flatfly

@@ -99,6 +99,8 @@ void check_booksim_convention_keys(const Topology& t, const EngineConfig& cfg, b
   if (!cfg.vc_scheme.empty() && (alg != "ugal" || !dragonfly_tables(t)))
     where.fail("vc_scheme", "\"" + cfg.vc_scheme + "\" applies to algorithm \"ugal\" on dragonflies, not \"" + alg +
                                 "\" on " + t.kind);
+  if (cfg.decide_at_injection && alg != "ugal" && alg != "ugal-dor")
+    where.fail("decide_at_injection", "applies to algorithms \"ugal\" and \"ugal-dor\", not \"" + alg + "\"");
   if (dor_phases && t.num_routers < 3)
     where.fail("algorithm", "\"" + alg + "\" needs at least 3 routers, got " + std::to_string(t.num_routers));
 }
@@ -136,6 +138,7 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
   prm.valiant_dims = cfg.valiant == "differing-dims";
   prm.ugal_downstream = cfg.congestion == "downstream";
   prm.df_booksim_vcs = cfg.vc_scheme == "booksim";
+  prm.decide_at_injection = cfg.decide_at_injection;
   // Selection: random per packet and hop unless adaptive; up*/down* defaults to D-mod-k.
   const std::string& sel = cfg.selection;
   if (sel == "dmodk" && alg != "updown")

@@ -51,6 +51,9 @@ const std::vector<KeySpec>& routing_keys() {
        "route minimally while the minimal queue is below this % of a port's buffers (0 = off)"},
       {"vc_scheme", KeyType::Choice, 0, 0, 0, {"booksim"}, "", false, "ugal",
        "dragonfly ugal on BookSim2's ugal_dragonflynew VCs (3 classes, not deadlock-free); unset: the routing's own"},
+      {"decide_at_injection", KeyType::Bool, 0, 0, 1, {}, "", false, "ugal ugal-dor",
+       "UGAL-L decides as the packet enters the injection channel, from the source router's state then "
+       "(BookSim2's lookahead routing), not when its head reaches the front of its input VC"},
       {"deroutes", KeyType::Int, kUnset, 0, 62, {}, "", false, "omniwar", "OmniWAR deroutes M (unset: dimensions)"},
       // booksim by default: near MIN on uniform traffic (1,056-node dragonfly: sustains 0.60 with
       // 4 % misrouted, vs queue's 0.475 with 44 %), while still misrouting adversarial traffic.

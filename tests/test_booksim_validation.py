@@ -30,9 +30,10 @@ BC = ["traffic.pattern=bitcomp", "traffic.self=false"]
 DF_UGAL = ["routing.algorithm=ugal", "router.vcs=4"]
 # Flattened-butterfly UGAL: BookSim2's ugal_flatfly, i.e. dimension-ordered phases on 4 VCs
 # (2 each), the intermediate drawn where source and destination differ, one candidate, its
-# cost rule (bias 2, unweighted) and its sensing (downstream credits in use only).
+# cost rule (bias 2, unweighted), its sensing (downstream credits in use only) and its
+# decision time (lookahead routing: as the packet enters the injection channel).
 FF_UGAL = ["routing.algorithm=ugal-dor", "routing.valiant=differing-dims", "routing.cost=booksim-flatfly",
-           "routing.congestion=downstream", "routing.n_indirect=1"]
+           "routing.congestion=downstream", "routing.n_indirect=1", "routing.decide_at_injection=true"]
 # flitsim's Valiant phases take any minimal path, so each needs a class per hop: 8 VCs give
 # every hop 2, as BookSim2's DOR phases get (4 VCs split in halves).
 V8 = ["router.vcs=8"]
@@ -61,8 +62,8 @@ FLITSIM = {
     "ff-dor-bitcomp": [14.01, 14.38, 15.50, 0.2500],
     "ff-valiant-uniform": [16.98, 17.97, 20.75, 0.3738],
     "ff-valiant-bitcomp": [18.03, 19.04, 21.41, 0.3397],
-    "ff-ugal-uniform": [12.01, 12.82, 14.12, 0.5831],
-    "ff-ugal-bitcomp": [14.05, 16.32, 19.57, 0.3073],
+    "ff-ugal-uniform": [12.01, 12.85, 14.25, 0.5505],
+    "ff-ugal-bitcomp": [14.06, 16.42, 19.84, 0.2986],
     "ft-nca-uniform": [19.44, 20.74, 24.30, 0.6888],
 }
 BOOKSIM = {

@@ -180,3 +180,28 @@ def test_options_refuse_what_they_do_not_apply_to(routing, key):
 def test_dor_phase_routings_need_a_fully_connected_hyperx(topo):
     with pytest.raises(ValueError, match="routing.algorithm"):
         flitsim.run(cfg_for(topo, {"algorithm": "ugal-dor"}, vcs=4), backend="cpu")
+
+
+def test_deciding_at_injection_misroutes_more_past_saturation():
+    # routing.decide_at_injection (BookSim2's lookahead routing): the source router's decision
+    # is taken as the packet enters the injection channel, from the state then, not after it
+    # has waited in the router's injection buffer. Past saturation those decisions are stale
+    # (taken before the queue ahead of the packet drained), and UGAL misroutes more: on the
+    # 4x4 flattened butterfly, 0.18 extra hops per packet instead of 0.10 (docs/validation.md).
+    def extra_hops(decide):
+        routing = {"algorithm": "ugal-dor", "valiant": "differing-dims", "cost": "booksim-flatfly",
+                   "congestion": "downstream", "n_indirect": 1, "decide_at_injection": decide}
+        cfg = cfg_for({"kind": "hyperx", "widths": [4, 4], "terminals": 4}, routing, vcs=4,
+                      traffic={"load": 0.8, "self": True}, sim={"warmup": 1500, "measure": 1500, "drain_limit": 1})
+        cfg["router"].update({"buffer": 16, "latency": 2, "preset": "booksim", "vc_policy": "spread"})
+        return flitsim.run(cfg, backend="cpu").extra_hops_mean
+    late, early = extra_hops(False), extra_hops(True)
+    assert early > 1.4 * late, (early, late)
+
+
+@pytest.mark.parametrize("algorithm", ["valiant-dor", "ugal-g", "min"])
+def test_decide_at_injection_refuses_routings_without_a_source_decision_it_models(algorithm):
+    cfg = cfg_for({"kind": "hyperx", "widths": [4, 4], "terminals": 4},
+                  {"algorithm": algorithm, "decide_at_injection": True}, vcs=8)
+    with pytest.raises(ValueError, match="routing.decide_at_injection"):
+        flitsim.run(cfg, backend="cpu")
