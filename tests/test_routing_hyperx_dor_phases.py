@@ -205,3 +205,23 @@ def test_decide_at_injection_refuses_routings_without_a_source_decision_it_model
                   {"algorithm": algorithm, "decide_at_injection": True}, vcs=8)
     with pytest.raises(ValueError, match="routing.decide_at_injection"):
         flitsim.run(cfg, backend="cpu")
+
+
+@pytest.mark.parametrize("topo,routing", [
+    ({"kind": "hyperx", "widths": [4, 4], "terminals": 4},
+     {"algorithm": "ugal-dor", "valiant": "differing-dims", "cost": "booksim-flatfly", "congestion": "downstream",
+      "decide_at_injection": True}),
+    ({"kind": "dragonfly", "p": 2, "a": 4, "h": 2},
+     {"algorithm": "ugal", "valiant": "node", "vc_scheme": "booksim", "decide_at_injection": True}),
+], ids=["ugal-dor", "dragonfly-ugal"])
+def test_the_booksim_conventions_give_identical_results_on_one_and_two_threads(topo, routing):
+    # The decision at injection reads the source router's state from the inject step (after
+    # receive): nothing else writes it then, so the thread count cannot matter.
+    cfg = cfg_for(topo, routing, vcs=4 if topo["kind"] == "hyperx" else 3,
+                  traffic={"pattern": "bitcomp" if topo["kind"] == "hyperx" else "bad-dragon", "load": 0.4},
+                  sim={"warmup": 200, "measure": 800, "drain_limit": 1})
+    a, b = (flitsim.run(cfg, backend="cpu", threads=n) for n in (1, 2))
+    assert a.nonminimal_packets > 0
+    for k in ("latency_sum", "accepted", "nonminimal_packets", "hops_sum", "packets_measured"):
+        assert getattr(a, k) == getattr(b, k), k
+    np.testing.assert_array_equal(a.node_ejected_flits, b.node_ejected_flits)
