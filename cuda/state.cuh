@@ -32,7 +32,7 @@ enum class InjectionKind : int32_t { Bernoulli = 0, OnOff = 1 };
 // hop, by credits, or (up*/down* in trees) by destination, D-mod-k.
 enum class Selection : int32_t { Oblivious = 0, Adaptive = 1, DModK = 2 };
 // UGAL-L cost rule (routing.cost, routing/ugal_cost.cuh).
-enum class UgalCost : int32_t { Queue = 0, Hops = 1, BookSim = 2 };
+enum class UgalCost : int32_t { Queue = 0, Hops = 1, BookSim = 2, BookSimFlatfly = 3 };
 // router.vc_policy: which output VC of the routing's allowed range a head asks for
 // (phases/vc_alloc.cuh) and which VC a new packet takes at injection (phases/inject.cuh).
 enum class VcPolicy : int32_t { Spread = 0, ByHop = 1, Random = 2 };
@@ -130,6 +130,10 @@ struct SimParams {
   PatternKind pattern = PatternKind::Uniform;
   bool valiant_any = false;   // dragonfly Valiant: any router of the intermediate group
   bool valiant_node = false;  // routing.valiant = "node": the intermediate is a random node's router (BookSim2)
+  bool valiant_dims = false;  // routing.valiant = "differing-dims": random only where source and destination differ
+  bool ugal_downstream = false;  // routing.congestion = "downstream": UGAL-L senses port_occupancy only
+  bool df_booksim_vcs = false;   // routing.vc_scheme = "booksim": dragonfly UGAL-L on BookSim2's VCs
+  bool decide_at_injection = false;  // routing.decide_at_injection: UGAL-L decides as the packet is injected
   int32_t phase_classes = 1;  // table Valiant: VC classes of one minimal phase
   int32_t df_p = 0;           // dragonfly nodes per router (group-shift)
   // Adaptive routing (UGAL-L, Clos-AD, DimWAR, OmniWAR); fixed point so that CPU and GPU

@@ -97,6 +97,9 @@ static EngineConfig parse_sections(const Params& router, const Params& channels,
   c.penalty = routing_float(routing, "penalty");
   c.threshold = routing_float(routing, "threshold");
   c.cost = routing_choice(routing, "cost");
+  c.congestion = routing_choice(routing, "congestion");
+  c.vc_scheme = routing_choice(routing, "vc_scheme");
+  c.decide_at_injection = routing_bool(routing, "decide_at_injection");
   c.offset = int32_t(routing_int(routing, "offset"));
   c.deroutes = int32_t(routing_int(routing, "deroutes"));
   c.multi_deroute = routing_bool(routing, "multi_deroute");

@@ -37,10 +37,13 @@ struct EngineConfig {
   // holds the defaults and bounds; -1 / "" = unset, the engine picks per algorithm/topology.
   std::string algorithm;
   std::string selection;           // oblivious, adaptive, dmodk
-  std::string valiant;             // restricted, any, node
+  std::string valiant;             // restricted, any, node, differing-dims
+  std::string congestion;          // UGAL-L sensing: port (unset), downstream
+  std::string vc_scheme;           // unset (the routing's own), booksim (dragonfly UGAL-L)
+  bool decide_at_injection = false;  // UGAL-L decides when the packet enters the injection channel
   int32_t n_indirect = -1, offset = -1, deroutes = -1;
   double penalty = 0, threshold = 0;
-  std::string cost;                // UGAL cost rule: queue, hops, booksim
+  std::string cost;                // UGAL cost rule: queue, hops, booksim, booksim-flatfly
   bool multi_deroute = true;       // OmniWAR: back-to-back deroutes in one dimension allowed
   int32_t snapshot_period = 1;     // UGAL-G: cycles between congestion snapshots
   bool deadlock_avoidance = true;  // false: every hop on one VC class (to study deadlock)

@@ -38,22 +38,33 @@ const std::vector<KeySpec>& routing_keys() {
   static const std::vector<KeySpec> k = {
       {"algorithm", KeyType::Choice, 0, 0, 0, algorithm_names(), "min", true, "all",
        "the routing function (cuda/routing/registry.h)"},
-      {"valiant", KeyType::Choice, 0, 0, 0, {"restricted", "any", "node"}, "", false, "valiant ugal ugal-g par",
+      {"valiant", KeyType::Choice, 0, 0, 0, {"restricted", "any", "node", "differing-dims"}, "", false,
+       "valiant ugal ugal-g par valiant-dor ugal-dor",
        "Valiant intermediate: dragonfly restricted (first router of the group reached) or any router of the "
        "group (unset: restricted); node: the router of a node drawn from all nodes, minimal when it is "
-       "the source's (BookSim2; valiant and ugal, every topology)"},
+       "the source's (BookSim2; valiant, ugal, valiant-dor, ugal-dor); differing-dims: drawn only in the "
+       "dimensions where source and destination differ (BookSim2's ugal_flatfly; valiant-dor, ugal-dor)"},
       {"n_indirect", KeyType::Int, kUnset, 1, 64, {}, "", false, "ugal ugal-g par",
        "non-minimal candidates (unset: 1 on dragonflies, 4 elsewhere)"},
       {"penalty", KeyType::Float, 1.0, 0, 1e6, {}, "", false, "ugal ugal-g par", "UGAL non-minimal penalty c"},
       {"threshold", KeyType::Float, 0.0, 0, 100, {}, "", false, "ugal ugal-g par",
        "route minimally while the minimal queue is below this % of a port's buffers (0 = off)"},
+      {"vc_scheme", KeyType::Choice, 0, 0, 0, {"booksim"}, "", false, "ugal",
+       "dragonfly ugal on BookSim2's ugal_dragonflynew VCs (3 classes, not deadlock-free); unset: the routing's own"},
+      {"decide_at_injection", KeyType::Bool, 0, 0, 1, {}, "", false, "ugal ugal-dor",
+       "UGAL-L decides as the packet enters the injection channel, from the source router's state then "
+       "(BookSim2's lookahead routing), not when its head reaches the front of its input VC"},
       {"deroutes", KeyType::Int, kUnset, 0, 62, {}, "", false, "omniwar", "OmniWAR deroutes M (unset: dimensions)"},
       // booksim by default: near MIN on uniform traffic (1,056-node dragonfly: sustains 0.60 with
       // 4 % misrouted, vs queue's 0.475 with 44 %), while still misrouting adversarial traffic.
-      {"cost", KeyType::Choice, 0, 0, 0, {"queue", "hops", "booksim"}, "booksim", false, "ugal ugal-g par",
-       "UGAL cost rule (routing/ugal_cost.cuh)"},
-      {"offset", KeyType::Int, kUnset, 0, kMaxFlits, {}, "", false, "ugal ugal-g par clos-ad dimwar omniwar",
-       "non-minimal bias in flits (unset: 30 for cost booksim, 4 for the weighted HyperX routings, else 0)"},
+      {"cost", KeyType::Choice, 0, 0, 0, {"queue", "hops", "booksim", "booksim-flatfly"}, "booksim", false,
+       "ugal ugal-g par ugal-dor", "UGAL cost rule (routing/ugal_cost.cuh)"},
+      {"offset", KeyType::Int, kUnset, 0, kMaxFlits, {}, "", false, "ugal ugal-g par ugal-dor clos-ad dimwar omniwar",
+       "non-minimal bias in flits (unset: 30 for cost booksim, 2 for booksim-flatfly, 4 for the weighted HyperX "
+       "routings, else 0)"},
+      {"congestion", KeyType::Choice, 0, 0, 0, {"port", "downstream"}, "", false, "ugal ugal-dor",
+       "what UGAL-L senses of an output: port (unset), its downstream credits in use plus the flits queued here "
+       "for it; downstream, the credits in use only (BookSim2)"},
       {"multi_deroute", KeyType::Bool, 1, 0, 1, {}, "", false, "omniwar",
        "OmniWAR: back-to-back deroutes in one dimension allowed"},
       {"snapshot_period", KeyType::Int, 1, 1, kMaxFlits, {}, "", false, "ugal-g",

@@ -5,6 +5,7 @@
 #pragma once
 #include "../packet_slot.cuh"
 #include "../rings.cuh"
+#include "../routing/dispatch.cuh"
 #include "../traffic/injection.cuh"
 #include "../workload/program.cuh"
 
@@ -128,6 +129,9 @@ FLITSIM_HD void step_inject(const SimView& s, int rep, int gp, long long t) {
   credits[v] -= 1;
   if (head) {
     s.pk_inject[k] = t;
+    // routing.decide_at_injection (BookSim2's lookahead routing): the source router's
+    // decision is taken now, from its state as the packet enters the injection channel.
+    if (s.prm.decide_at_injection) route_packet(s, rep, s.port_router[gp], pid, t);
     if (s.prm.workload && s.wl_first_inject[ni] < 0) s.wl_first_inject[ni] = t;
   }
   s.node_flits_sent[ni] += 1;

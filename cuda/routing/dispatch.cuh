@@ -11,6 +11,7 @@
 #include "hyperx_dimwar.cuh"
 #include "hyperx_dor.cuh"
 #include "hyperx_omniwar.cuh"
+#include "hyperx_valiant_dor.cuh"
 #include "table_min.cuh"
 #include "table_min_first.cuh"
 #include "table_ugal.cuh"

@@ -30,13 +30,14 @@ FLITSIM_HD int df_local_dist(const SimView& s, int r, int j) {
   return s.port_router[s.peer_port[gp]] == j ? 1 : 2;
 }
 
-// Least occupied of the parallel first-hop ports from r toward router j of its group.
+// Least occupied of the parallel first-hop ports from r toward router j of its group
+// (ugal_port_queue: port_congestion unless UGAL-L senses routing.congestion = "downstream").
 FLITSIM_HD int df_local_occupancy(const SimView& s, int rep, int r, int j) {
   const long long k = (long long)r * s.sz.df_a + j % s.sz.df_a;
   const int base = s.df_local_port[k], n = s.df_local_links[k];
-  int q = port_congestion(s, rep, base);
+  int q = ugal_port_queue(s, rep, base);
   for (int i = 1; i < n; ++i) {
-    const int qi = port_congestion(s, rep, base + i);
+    const int qi = ugal_port_queue(s, rep, base + i);
     if (qi < q) q = qi;
   }
   return q;
@@ -76,7 +77,7 @@ FLITSIM_HD int df_min_hops(const SimView& s, int r, int aim) {
 // its router.
 FLITSIM_HD int df_link_occupancy(const SimView& s, int rep, int r, int gp) {
   const int gw = s.port_router[gp];
-  return gw == r ? port_congestion(s, rep, gp) : df_local_occupancy(s, rep, r, gw);
+  return gw == r ? ugal_port_queue(s, rep, gp) : df_local_occupancy(s, rep, r, gw);
 }
 
 // Chooses the link from r's group to group tg (≠ r's group): uniformly among all links of the

@@ -97,7 +97,7 @@ template <class Sensor>
 FLITSIM_HD void df_ugal_decide(const SimView& s, int rep, int r, const PacketInfo& p, int min_gp, int salt,
                                int link_salt, const Sensor& sensor) {
   const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;
-  const bool hops = s.prm.ugal_cost == UgalCost::Hops;
+  const bool hops = ugal_cost_reads_hops(s);
   const UgalCandidate min{sensor.minimal(s, rep, r, p, min_gp), hops ? df_min_candidate_hops(s, r, min_gp, p, g == dg) : 0,
                           min_gp, -1};
   df_commit_decision(s, p, ugal_select(s, p, min, [&](int j) {
@@ -107,14 +107,35 @@ FLITSIM_HD void df_ugal_decide(const SimView& s, int rep, int r, const PacketInf
   }));
 }
 
+// routing.vc_scheme = "booksim": BookSim2's ugal_dragonflynew VCs instead of the classes above
+// (3 classes, one VC each under router.vc_policy = "by-hop"): class 0 for every hop toward the
+// intermediate (local, global and local alike), class 1 for the hops of the minimal route, or
+// of the phase after the intermediate, before its global hop, class 2 for that global hop and
+// every hop after it (and for every hop of a packet whose destination is in its source group).
+// Ejection keeps any VC. NOT deadlock-free: class 0 chains local and global channels of
+// different groups into cycles (check_deadlock finds one); it exists to compare with BookSim2.
+FLITSIM_HD RouteChoice df_booksim_vcs(const SimView& s, int r, const PacketInfo& p, const RouteChoice& c) {
+  if (c.port < 0 || s.peer_port[c.port] < 0) return c;  // ejection
+  const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;
+  const bool global = s.port_router[s.peer_port[c.port]] / a != g;
+  int cls = 1;
+  if (s.pk_route[p.slot] > 0) cls = 0;                          // toward the intermediate
+  else if (p.src_router / a == dg || global) cls = 2;           // in-group packet; the global hop
+  else if (g == dg && s.pk_gport[p.slot] >= 0) cls = 2;         // after this phase's global hop
+  return route_in_class(s, c.port, cls);
+}
+
 FLITSIM_HD RouteChoice route_dragonfly_ugal(const SimView& s, int rep, int r, const PacketInfo& p) {
   if (s.pk_route[p.slot] == 0) {  // at the source router: minimal or Valiant?
     if (r == p.dst_router) return eject_choice(s, p);
     df_ugal_decide(s, rep, r, p, df_minimal_link(s, rep, r, p), kSaltUgal, 2, DfLiveSensor{});
   }
+  RouteChoice c;
   if (s.pk_route[p.slot] == kDfMinimal)
-    return r == p.dst_router ? eject_choice(s, p) : df_minimal_hop(s, rep, r, p, 0, kDfAnyLevel, last_class(s));
-  return df_valiant_continue(s, rep, r, p);
+    c = r == p.dst_router ? eject_choice(s, p) : df_minimal_hop(s, rep, r, p, 0, kDfAnyLevel, last_class(s));
+  else
+    c = df_valiant_continue(s, rep, r, p);
+  return s.prm.df_booksim_vcs ? df_booksim_vcs(s, r, p, c) : c;
 }
 
 }  // namespace flitsim

@@ -70,7 +70,10 @@ FLITSIM_HD RouteChoice df_valiant_continue(const SimView& s, int rep, int r, con
 }
 
 // VR: L0 R0 | L1 R1 L2, VA: L0 R0 L1 | L2 R1 L3 (also UGAL-L and UGAL-G, which reuse them).
-inline VcClasses classes_dragonfly_valiant(const ClassInputs& in) { return {in.valiant_any ? 4 : 3}; }
+// (routing.vc_scheme = "booksim", dragonfly UGAL-L only: BookSim2's 3, dragonfly_ugal.cuh.)
+inline VcClasses classes_dragonfly_valiant(const ClassInputs& in) {
+  return {in.booksim_vcs ? 3 : in.valiant_any ? 4 : 3};
+}
 
 FLITSIM_HD RouteChoice route_dragonfly_valiant(const SimView& s, int rep, int r, const PacketInfo& p) {
   if (s.pk_route[p.slot] == 0) {  // at the source router: draw the intermediate

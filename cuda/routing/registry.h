@@ -62,5 +62,9 @@
     classes_hyperx_dimwar, dest, demand, hx_coords, exact) \
   X(HyperxOmniWar, 9, "omniwar", Hyperx, "hyperx_omniwar.cuh", route_hyperx_omniwar, \
     classes_hyperx_omniwar, dest, demand, hx_coords, exact) \
+  X(HyperxValiantDor, 15, "valiant-dor", Hyperx, "hyperx_valiant_dor.cuh", route_hyperx_valiant_dor, \
+    classes_hyperx_valiant_dor, self, none, hx_coords, exact) \
+  X(HyperxUgalDor, 16, "ugal-dor", Hyperx, "hyperx_valiant_dor.cuh", route_hyperx_ugal_dor, \
+    classes_hyperx_valiant_dor, self, demand, hx_coords, exact) \
   X(UpDown, 10, "updown", Tree, "updown.cuh", route_updown, \
     classes_table_min, dest, none, none, exact)

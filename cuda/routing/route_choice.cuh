@@ -14,6 +14,7 @@ struct ClassInputs {
   int32_t dims;         // HyperX dimensions (coordinate routings)
   int32_t deroutes;     // routing.deroutes, -1 = unset
   int32_t min_classes;  // table routings: classes of one minimal route (diameter or min_vc_classes)
+  bool booksim_vcs = false;  // routing.vc_scheme = "booksim" (dragonfly UGAL-L: BookSim2's 3 VCs)
 };
 struct VcClasses {
   int32_t vc_classes;         // SimParams::vc_classes
@@ -138,6 +139,13 @@ FLITSIM_HD int port_occupancy(const SimView& s, int rep, int gp) {
 // every cycle when sz.demand_P is set.
 FLITSIM_HD int port_congestion(const SimView& s, int rep, int gp) {
   return port_occupancy(s, rep, gp) + (s.sz.demand_P ? s.port_demand[s.pp(rep, gp)] : 0);
+}
+
+// The congestion a UGAL-L decision senses for output gp (routing.congestion): port_congestion,
+// or with "downstream" the downstream occupancy alone (BookSim2's UGAL reads only the credits
+// in use of an output, GetUsedCredit, not the flits waiting for it at this router).
+FLITSIM_HD int ugal_port_queue(const SimView& s, int rep, int gp) {
+  return s.prm.ugal_downstream ? port_occupancy(s, rep, gp) : port_congestion(s, rep, gp);
 }
 
 // One of the n parallel ports base .. base+n−1 (trunked links to one neighbour): drawn at

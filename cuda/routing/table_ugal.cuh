@@ -31,11 +31,11 @@ struct SensedRoute {
 struct TableLiveSensor {
   FLITSIM_HD SensedRoute minimal(const SimView& s, int rep, int r, const PacketInfo& p) const {
     const RouteChoice m = table_min_toward(s, rep, r, p, p.dst_router, 0, 0);
-    return {port_congestion(s, rep, m.port), m.port};
+    return {ugal_port_queue(s, rep, m.port), m.port};
   }
   FLITSIM_HD SensedRoute indirect(const SimView& s, int rep, int r, const PacketInfo& p, int x, int j) const {
     const RouteChoice c = table_min_toward(s, rep, r, p, x, 0, kSaltTableUgal + 64 + j);
-    return {port_congestion(s, rep, c.port), c.port};
+    return {ugal_port_queue(s, rep, c.port), c.port};
   }
 };
 

@@ -9,6 +9,9 @@
 //                                           (compared after multiplying both by L_M)
 //   routing.cost = "booksim" (BookSim2):    C_M = q_M               C_I = 2·c·q_I + offset
 //                                           (dragonfly ugal: minimal iff q_min <= 2·q_nonmin + 30)
+//   routing.cost = "booksim-flatfly" (BookSim2's ugal_flatfly):
+//                                           C_M = L_M·q_M           C_I = c·L_I·q_I + offset
+//                                           (minimal iff L_M·q_M <= L_I·q_I + 2: the bias unweighted)
 // L_M, L_I are the router hop counts of the candidate paths. routing.threshold T (percent,
 // 0 = off): while q_M < T% of the port's buffer (V·B flits) the packet goes minimally without
 // a comparison (P3 "-ATh").
@@ -21,8 +24,13 @@ FLITSIM_HD bool ugal_below_threshold(const SimView& s, int q_min) {
   return s.prm.threshold_x256 > 0 && 256LL * q_min < s.prm.threshold_x256;
 }
 
+// Does the cost rule read hop counts (callers may skip computing them otherwise)?
+FLITSIM_HD bool ugal_cost_reads_hops(const SimView& s) {
+  return s.prm.ugal_cost == UgalCost::Hops || s.prm.ugal_cost == UgalCost::BookSimFlatfly;
+}
+
 FLITSIM_HD long long ugal_min_cost(const SimView& s, int q, int hops_min) {
-  return s.prm.ugal_cost == UgalCost::Hops ? 256LL * q * hops_min : 256LL * q;
+  return ugal_cost_reads_hops(s) ? 256LL * q * hops_min : 256LL * q;
 }
 
 FLITSIM_HD long long ugal_nonmin_cost(const SimView& s, int q, int hops_nonmin, int hops_min) {
@@ -30,6 +38,7 @@ FLITSIM_HD long long ugal_nonmin_cost(const SimView& s, int q, int hops_nonmin, 
   switch (s.prm.ugal_cost) {
     case UgalCost::Hops: return c * q * hops_nonmin + off * hops_min;
     case UgalCost::BookSim: return 2 * c * q + off;
+    case UgalCost::BookSimFlatfly: return c * q * hops_nonmin + off;
     case UgalCost::Queue:
     default: return c * q + off;
   }

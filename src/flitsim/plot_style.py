@@ -32,6 +32,7 @@ VALUE_WORDS = {
     "min": "MIN", "ugal": "UGAL", "ugal-g": "UGAL-G", "valiant": "Valiant", "par": "PAR",
     "dor": "DOR", "dimwar": "DimWAR", "omniwar": "OmniWAR", "clos-ad": "Clos-AD",
     "updown": "up*/down*", "booksim": "BookSim cost", "uniform": "uniform",
+    "valiant-dor": "Valiant (DOR phases)", "ugal-dor": "UGAL (DOR phases)", "booksim-flatfly": "BookSim flatfly cost",
     "bitcomp": "bit complement", "worst-case": "worst case", "tornado": "tornado",
 }
 # Keys whose values name themselves ("UGAL", not "routing = UGAL").

@@ -1,0 +1,99 @@
+// Valiant and UGAL-L whose phases follow dimension order, on HyperX (gap 1): BookSim2's
+// valiant_flatfly and ugal_flatfly on a flattened butterfly, and the DOR-constrained UGAL the
+// HyperX paper's HX-R4 compares with DOR (P4 §4.1).
+//   valiant-dor  At the source router the packet draws an intermediate router x (below), then
+//                routes DOR to x (phase 0) and DOR to its destination (phase 1).
+//   ugal-dor     At the source router the packet compares the minimal DOR route with
+//                routing.n_indirect such Valiant routes, each judged by the congestion of the
+//                DOR first hop it would take here (ugal_port_queue: routing.congestion) and the
+//                cost rule of ugal_cost.cuh (hop counts = differing coordinates); ties stay
+//                minimal. An intermediate equal to the source router is not offered.
+// The intermediate (routing.valiant): unset, a router drawn uniformly among all routers but the
+// source and destination routers; "node", the router of a node drawn among all nodes (BookSim2's
+// valiant_flatfly); "differing-dims", the source's coordinate where source and destination
+// agree and a uniformly drawn one (any of the W_d) where they differ (BookSim2's ugal_flatfly).
+// An intermediate at either end makes the route minimal. With "node", a phase-0 packet that
+// meets its destination router ejects there (valiant_flatfly); ugal-dor never shortcuts
+// (ugal_flatfly does not).
+// Deadlock avoidance: 2 VC classes, one per phase: class 0 toward the intermediate, class 1
+// after it. Each phase is DOR, acyclic on one class (hyperx_dor.cuh), and dependencies only
+// lead from class 0 to class 1. A minimal packet is a phase-1 packet from its source (class 1),
+// as in BookSim2, where each phase takes half of the VCs.
+// Packet state pk_route: 0 = not decided, 1 + x = phase 0 toward router x, −1 = phase 1.
+#pragma once
+#include "hyperx_dor.cuh"
+#include "table_valiant.cuh"  // table_node_router
+#include "ugal_cost.cuh"
+
+namespace flitsim {
+
+constexpr int kSaltHxValiantDor = 0x90000;  // + 128·candidate (+ 1 + dimension)
+
+inline VcClasses classes_hyperx_valiant_dor(const ClassInputs&) { return {2}; }  // one per DOR phase
+
+// The intermediate router for a packet at its source router r (routing.valiant, above).
+FLITSIM_HD int hx_dor_intermediate(const SimView& s, int rep, int r, const PacketInfo& p, int salt) {
+  if (s.prm.valiant_node) return table_node_router(s, rep, p, salt);
+  const Hx hx = hyperx(s);
+  if (s.prm.valiant_dims) {
+    int x = r;
+    for (int d = 0; d < hx.dims(); ++d)
+      if (hx.coord(r, d) != hx.coord(p.dst_router, d))
+        x += (route_pick(s, rep, p, salt + 1 + d, hx.width(d)) - hx.coord(r, d)) * hx.stride(d);
+    return x;
+  }
+  int e0 = r, e1 = p.dst_router;  // r ≠ destination router
+  if (e0 > e1) e0 = p.dst_router, e1 = r;
+  int k = route_pick(s, rep, p, salt, s.sz.R - 2);
+  if (k >= e0) ++k;
+  if (k >= e1) ++k;
+  return k;
+}
+
+// The hops after the source router's decision: DOR toward the intermediate on class 0, then
+// DOR toward the destination on class 1. shortcut: a phase-0 packet ejects at its destination.
+FLITSIM_HD RouteChoice hx_dor_phases(const SimView& s, int rep, int r, const PacketInfo& p, bool shortcut) {
+  int32_t st = s.pk_route[p.slot];
+  if (st > 0) {  // phase 0
+    if (shortcut && r == p.dst_router) return eject_choice(s, p);
+    if (r != st - 1) return route_hyperx_dor_toward(s, rep, r, p, st - 1, 0);
+    st = -1;  // reached the intermediate
+    s.pk_route[p.slot] = st;
+  }
+  if (r == p.dst_router) return eject_choice(s, p);
+  return route_hyperx_dor_toward(s, rep, r, p, p.dst_router, 1);
+}
+
+FLITSIM_HD RouteChoice route_hyperx_valiant_dor(const SimView& s, int rep, int r, const PacketInfo& p) {
+  if (s.pk_route[p.slot] == 0) {  // at the source router: draw the intermediate
+    if (r == p.dst_router) return eject_choice(s, p);
+    const int x = hx_dor_intermediate(s, rep, r, p, kSaltHxValiantDor);
+    const bool detour = x != r && x != p.dst_router;
+    s.pk_route[p.slot] = detour ? 1 + x : -1;  // an end router: minimal, phase 1 from the start
+    if (detour) mark_nonminimal(s, p);
+  }
+  return hx_dor_phases(s, rep, r, p, s.prm.valiant_node);
+}
+
+FLITSIM_HD RouteChoice route_hyperx_ugal_dor(const SimView& s, int rep, int r, const PacketInfo& p) {
+  if (s.pk_route[p.slot] == 0) {  // at the source router: minimal or Valiant?
+    if (r == p.dst_router) return eject_choice(s, p);
+    const Hx hx = hyperx(s);
+    const int dst = p.dst_router;
+    const int min_port = route_hyperx_dor_toward(s, rep, r, p, dst, 1).port;
+    const UgalCandidate min{ugal_port_queue(s, rep, min_port), hx.unaligned(r, dst), min_port, dst};
+    const BestChoice best = ugal_select(s, p, min, [&](int j) {
+      const int x = hx_dor_intermediate(s, rep, r, p, kSaltHxValiantDor + 128 * j);
+      if (x == r) return UgalCandidate{0, 0, -1, x, false};
+      const int port = route_hyperx_dor_toward(s, rep, r, p, x, 0).port;
+      return UgalCandidate{ugal_port_queue(s, rep, port), hx.unaligned(r, x) + hx.unaligned(x, dst), port, x};
+    });
+    const bool detour = best.nonminimal && best.aux != dst;  // x = destination router: a minimal path
+    s.pk_route[p.slot] = best.nonminimal ? 1 + best.aux : -1;
+    if (detour) mark_nonminimal(s, p);
+    return route_in_class(s, best.port, best.nonminimal ? 0 : 1);
+  }
+  return hx_dor_phases(s, rep, r, p, false);
+}
+
+}  // namespace flitsim
