@@ -54,16 +54,16 @@ CASES = {
 }
 # [zero-load latency, latency at ~50 %, latency at ~80 %, saturation throughput]
 FLITSIM = {
-    "df-min-uniform": [116.13, 117.60, 122.64, 0.4222],
-    "df-ugal-uniform": [115.74, 125.93, 142.58, 0.4053],
-    "df-min-bad_dragon": [128.68, 129.34, 132.81, 0.0621],
-    "df-ugal-bad_dragon": [128.71, 376.5, 609.04, 0.1847],
-    "ff-dor-uniform": [12.00, 12.81, 15.44, 0.6908],
-    "ff-dor-bitcomp": [14.01, 14.38, 15.50, 0.2500],
-    "ff-valiant-uniform": [16.98, 17.97, 20.75, 0.3738],
-    "ff-valiant-bitcomp": [18.03, 19.04, 21.41, 0.3397],
-    "ff-ugal-uniform": [12.01, 12.85, 14.25, 0.5505],
-    "ff-ugal-bitcomp": [14.06, 16.42, 19.84, 0.2986],
+    "df-min-uniform": [116.13, 117.6, 122.64, 0.4222],
+    "df-ugal-uniform": [116.13, 125.53, 142.65, 0.4079],
+    "df-min-bad_dragon": [128.68, 129.42, 132.49, 0.0621],
+    "df-ugal-bad_dragon": [128.71, 373.51, 598.05, 0.1846],
+    "ff-dor-uniform": [12.0, 12.81, 15.44, 0.6908],
+    "ff-dor-bitcomp": [14.02, 14.37, 15.54, 0.25],
+    "ff-valiant-uniform": [16.96, 17.95, 20.94, 0.3819],
+    "ff-valiant-bitcomp": [18.03, 19.04, 21.42, 0.3436],
+    "ff-ugal-uniform": [12.01, 12.85, 14.21, 0.5389],
+    "ff-ugal-bitcomp": [14.06, 16.44, 20.17, 0.3029],
     "ft-nca-uniform": [19.55, 20.71, 24.02, 0.7304],
 }
 BOOKSIM = {
