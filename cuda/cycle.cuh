@@ -37,7 +37,7 @@ namespace flitsim {
 //                   sets.outputs, asked by the thread that runs `out` in each_of);
 //   once(f):        f() on one thread, then a barrier.
 template <class Ports>
-FLITSIM_HD void router_cycle_steps(const SimView& s, int rep, int r, long long t, const Ports& ports) {
+FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r, long long t, const Ports& ports) {
   // Receive only at ports with something arriving (the arrival calendar, rings.cuh).
   const u64 arrived = arrivals_at(s, rep, r, t);
   ports.each_of(arrived, [&](int gp) { step_receive(s, rep, gp, t); });
@@ -115,7 +115,7 @@ struct PortsInOrder {
   }
 };
 
-FLITSIM_HD void router_cycle(const SimView& s, int rep, int r, long long t) {
+FLITSIM_HD void router_cycle(const SimView& __restrict__ s, int rep, int r, long long t) {
   router_cycle_steps(s, rep, r, t, PortsInOrder{s.port_offset[r], s.port_offset[r + 1]});
 }
 

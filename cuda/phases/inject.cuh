@@ -11,7 +11,7 @@
 namespace flitsim {
 
 // Offered load, counted at creation: a packet node n creates at cycle t.
-FLITSIM_HD void count_created(const SimView& s, int rep, int n, long long t) {
+FLITSIM_HD void count_created(const SimView& __restrict__ s, int rep, int n, long long t) {
   if (!s.in_window(t)) return;
   const long long ni = s.nn(rep, n);
   const int size = packet_size_of(s, rep, n, t);
@@ -24,7 +24,7 @@ FLITSIM_HD void count_created(const SimView& s, int rep, int n, long long t) {
 // packet and draws the gap to the one after; when the interface is free it starts the oldest
 // queued packet (index ni_scan_k, created at ni_scan) and moves the scan pointer on by that
 // packet's successor's gap. Work per packet, not per cycle.
-FLITSIM_HD void bernoulli_source(const SimView& s, int rep, int n, long long t) {
+FLITSIM_HD void bernoulli_source(const SimView& __restrict__ s, int rep, int n, long long t) {
   const long long ni = s.nn(rep, n);
   if (s.ni_next_at[ni] == t) {
     count_created(s, rep, n, t);
@@ -50,7 +50,7 @@ FLITSIM_HD void bernoulli_source(const SimView& s, int rep, int n, long long t) 
 // empty. `created_now` is this cycle's draw, already made for the offered-load count. The
 // chain is replayed from the scan pointer's state; `on_prev` is the state at t − 1, and
 // `on_before` returns the state at the cycle before the one found.
-FLITSIM_HD long long oldest_queued_onoff(const SimView& s, int rep, int n, long long t, bool created_now,
+FLITSIM_HD long long oldest_queued_onoff(const SimView& __restrict__ s, int rep, int n, long long t, bool created_now,
                                          bool on_prev, bool& on_before) {
   const long long ni = s.nn(rep, n);
   long long c = s.ni_scan[ni];
@@ -70,7 +70,7 @@ FLITSIM_HD long long oldest_queued_onoff(const SimView& s, int rep, int n, long 
   return -1;
 }
 
-FLITSIM_HD void start_packet_onoff(const SimView& s, int rep, int n, long long t, bool created_now, bool on_prev) {
+FLITSIM_HD void start_packet_onoff(const SimView& __restrict__ s, int rep, int n, long long t, bool created_now, bool on_prev) {
   const long long ni = s.nn(rep, n);
   bool on_before = true;
   const long long c = oldest_queued_onoff(s, rep, n, t, created_now, on_prev, on_before);
@@ -88,7 +88,7 @@ FLITSIM_HD void start_packet_onoff(const SimView& s, int rep, int n, long long t
 }
 
 // One terminal port: its node's source (or program) and network interface.
-FLITSIM_HD void step_inject(const SimView& s, int rep, int gp, long long t) {
+FLITSIM_HD void step_inject(const SimView& __restrict__ s, int rep, int gp, long long t) {
   const int n = s.port_node[gp];
   if (n < 0) return;
   const long long ni = s.nn(rep, n);

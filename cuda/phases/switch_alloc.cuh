@@ -31,7 +31,7 @@
 
 namespace flitsim {
 
-FLITSIM_HD bool has_downstream_credit(const SimView& s, int rep, int out, int ov) {
+FLITSIM_HD bool has_downstream_credit(const SimView& __restrict__ s, int rep, int out, int ov) {
   return s.peer_port[out] < 0 || s.ovc_credits[s.pv(rep, out, ov)] > 0;
 }
 
@@ -47,7 +47,7 @@ FLITSIM_HD int rr_pick(u64 mask, int ptr) {
 // `spec` (router.speculative, with va_sa = "separate"): instead, the output VC v bids for
 // speculatively: v is a routed head still VC-allocating in cycle t (it lost or won its output VC
 // in this cycle); one that won needs a downstream credit, one that lost cannot know.
-FLITSIM_HD int ready_output(const SimView& s, int rep, int gp, int v, int p0, long long t, bool spec = false) {
+FLITSIM_HD int ready_output(const SimView& __restrict__ s, int rep, int gp, int v, int p0, long long t, bool spec = false) {
   const long long q = s.pv(rep, gp, v);
   const int ov = s.ivc_out_vc[q];
   if (spec) {
@@ -63,7 +63,7 @@ FLITSIM_HD int ready_output(const SimView& s, int rep, int gp, int v, int p0, lo
 
 // With router.arbitration = "age": input gp's VC ready for output o (local) whose packet is
 // oldest (ties: the lowest VC), or −1, and that packet's creation cycle in *age.
-FLITSIM_HD int oldest_ready_vc(const SimView& s, int rep, int gp, int o, int p0, long long t, long long* age,
+FLITSIM_HD int oldest_ready_vc(const SimView& __restrict__ s, int rep, int gp, int o, int p0, long long t, long long* age,
                                bool spec = false) {
   int best = -1;
   for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {
@@ -78,7 +78,7 @@ FLITSIM_HD int oldest_ready_vc(const SimView& s, int rep, int gp, int o, int p0,
 // The VC of input gp the arbiter of a VC stage picks among the ready VCs whose output is in
 // `outputs` (local bits): the oldest packet with router.arbitration = "age" (ties: the lowest
 // VC), else the one nearest after the input's VC pointer; −1 if none.
-FLITSIM_HD int pick_ready_vc(const SimView& s, int rep, int gp, u64 outputs, int p0, long long t, bool spec = false) {
+FLITSIM_HD int pick_ready_vc(const SimView& __restrict__ s, int rep, int gp, u64 outputs, int p0, long long t, bool spec = false) {
   u64 vcs = 0;
   int oldest = -1;
   long long oldest_age = 0;
@@ -97,7 +97,7 @@ FLITSIM_HD int pick_ready_vc(const SimView& s, int rep, int gp, u64 outputs, int
 
 // Returns the outputs (local bits) this input requests, for the executor's skip masks.
 // `spec`: the speculative pass (router.speculative), after the others, for what they left.
-FLITSIM_HD u64 step_sa_request(const SimView& s, int rep, int r, int gp, int it, long long t, bool spec = false) {
+FLITSIM_HD u64 step_sa_request(const SimView& __restrict__ s, int rep, int r, int gp, int it, long long t, bool spec = false) {
   const int p0 = s.port_offset[r];
   const long long ip = s.pp(rep, gp);
   if (it == 0) s.sa_accept[ip] = -1;
@@ -117,7 +117,7 @@ FLITSIM_HD u64 step_sa_request(const SimView& s, int rep, int r, int gp, int it,
 
 // `requests`: the input ports (local bits) whose sa_request names this output, transposed by
 // the executor once for all outputs (cycle.cuh, Ports::transpose).
-FLITSIM_HD void step_sa_grant(const SimView& s, int rep, int r, int out, u64 requests, long long t, bool spec = false) {
+FLITSIM_HD void step_sa_grant(const SimView& __restrict__ s, int rep, int r, int out, u64 requests, long long t, bool spec = false) {
   const int p0 = s.port_offset[r];
   const long long op = s.pp(rep, out);
   if (requests && s.prm.age_arbitration) {  // the input with the oldest packet for me; ties: lowest
@@ -135,7 +135,7 @@ FLITSIM_HD void step_sa_grant(const SimView& s, int rep, int r, int out, u64 req
 }
 
 // Returns the output accepted (a local bit), or 0.
-FLITSIM_HD u64 step_sa_accept(const SimView& s, int rep, int r, int gp, int it, u64 inputs, long long t,
+FLITSIM_HD u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r, int gp, int it, u64 inputs, long long t,
                               bool spec = false) {
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, me = gp - p0;
   const long long ip = s.pp(rep, gp);
@@ -176,7 +176,7 @@ FLITSIM_HD u64 step_sa_accept(const SimView& s, int rep, int r, int gp, int it, 
   return u64(1) << o;
 }
 
-FLITSIM_HD void step_sa_update(const SimView& s, int rep, int r, int out, int it) {
+FLITSIM_HD void step_sa_update(const SimView& __restrict__ s, int rep, int r, int out, int it) {
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0;
   const long long op = s.pp(rep, out);
   const int i = s.sa_grant[op];

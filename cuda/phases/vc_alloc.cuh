@@ -27,12 +27,12 @@ FLITSIM_HD int rr_distance(int i, int rr, int n) { return i >= rr ? i - rr : i -
 
 // Creation cycle of the packet at the front of input VC q: its age for router.arbitration =
 // "age" (smaller is older).
-FLITSIM_HD long long front_created(const SimView& s, int rep, long long q) {
+FLITSIM_HD long long front_created(const SimView& __restrict__ s, int rep, long long q) {
   return s.pk_create[s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc_head[q]]))];
 }
 
 // Packet id slot of the front flit of input VC q.
-FLITSIM_HD long long front_packet(const SimView& s, int rep, long long q) {
+FLITSIM_HD long long front_packet(const SimView& __restrict__ s, int rep, long long q) {
   return s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc_head[q]]));
 }
 
@@ -41,7 +41,7 @@ FLITSIM_HD long long front_packet(const SimView& s, int rep, long long q) {
 // the routing leaves unrestricted (all V VCs: ejection, the dragonfly's minimal global hop)
 // goes on the last class's first VC, where BookSim2's dragonfly puts them; only ejection or
 // last-class hops follow such a hop, so no channel dependency cycle appears.
-FLITSIM_HD int by_hop_vc(const SimView& s, long long q) {
+FLITSIM_HD int by_hop_vc(const SimView& __restrict__ s, long long q) {
   const int lo = s.ivc_vc_lo[q], hi = s.ivc_vc_hi[q];
   return lo == 0 && hi == s.sz.V ? s.class_vc_lo(s.prm.vc_classes - 1) : lo;
 }
@@ -51,7 +51,7 @@ FLITSIM_HD int by_hop_vc(const SimView& s, long long q) {
 // have room, so a packet that starts never waits for credits mid-way), and lies in the range
 // the routing allows (by-hop: is that range's one VC). Depends only on w's own state, so an
 // output step may change other VCs' owners while it asks.
-FLITSIM_HD bool requests_vc(const SimView& s, int rep, long long q, int out, int w) {
+FLITSIM_HD bool requests_vc(const SimView& __restrict__ s, int rep, long long q, int out, int w) {
   if (s.prm.vc_policy == VcPolicy::ByHop ? w != by_hop_vc(s, q) : w < s.ivc_vc_lo[q] || w >= s.ivc_vc_hi[q])
     return false;
   const long long o = s.pv(rep, out, w);
@@ -60,7 +60,7 @@ FLITSIM_HD bool requests_vc(const SimView& s, int rep, long long q, int out, int
 }
 
 // The output VCs (bits) input VC q requests on port `out`.
-FLITSIM_HD u64 requested_vcs(const SimView& s, int rep, long long q, int out) {
+FLITSIM_HD u64 requested_vcs(const SimView& __restrict__ s, int rep, long long q, int out) {
   u64 m = 0;
   for (int w = 0; w < s.sz.V; ++w)
     if (requests_vc(s, rep, q, out, w)) m |= u64(1) << w;
@@ -72,7 +72,7 @@ FLITSIM_HD u64 requested_vcs(const SimView& s, int rep, long long q, int out) {
 //   spread: the one with the most credits (ties: the lowest), spreading packets over the range;
 //   by-hop: the range's one VC (by_hop_vc);
 //   random: the first from a start drawn per packet and hop (the same on every retry).
-FLITSIM_HD int prefer_vc(const SimView& s, int rep, long long q, int out, u64 vcs) {
+FLITSIM_HD int prefer_vc(const SimView& __restrict__ s, int rep, long long q, int out, u64 vcs) {
   if (!vcs) return -1;
   if (s.prm.vc_policy == VcPolicy::ByHop) return lowest_bit(vcs);
   const int lo = s.ivc_vc_lo[q], hi = s.ivc_vc_hi[q];
@@ -94,12 +94,12 @@ FLITSIM_HD int prefer_vc(const SimView& s, int rep, long long q, int out, u64 vc
 
 // The free output VC on port `out` that input VC q asks for with the separable input-first
 // VC allocator, or −1.
-FLITSIM_HD int pick_output_vc(const SimView& s, int rep, long long q, int out) {
+FLITSIM_HD int pick_output_vc(const SimView& __restrict__ s, int rep, long long q, int out) {
   return prefer_vc(s, rep, q, out, requested_vcs(s, rep, q, out));
 }
 
 // Returns the output ports (local bits) this input requests, for the executor's skip masks.
-FLITSIM_HD u64 step_va_request(const SimView& s, int rep, int r, int gp) {
+FLITSIM_HD u64 step_va_request(const SimView& __restrict__ s, int rep, int r, int gp) {
   const int p0 = s.port_offset[r];
   u64 requested = 0;
   for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {
@@ -120,7 +120,7 @@ FLITSIM_HD u64 step_va_request(const SimView& s, int rep, int r, int gp) {
 
 // `requests`: the input ports (local bits) whose va_request names this output, transposed by
 // the executor once for all outputs (cycle.cuh, Ports::transpose).
-FLITSIM_HD void step_va_grant(const SimView& s, int rep, int r, int out, u64 requests) {
+FLITSIM_HD void step_va_grant(const SimView& __restrict__ s, int rep, int r, int out, u64 requests) {
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, V = s.sz.V, n_ivc = radix * V;
   int winner[kMaxVcs];  // per output VC: requester (local input VC index), −1 none
   long long winner_age[kMaxVcs];  // its packet's creation cycle (age arbitration)
@@ -152,7 +152,7 @@ FLITSIM_HD void step_va_grant(const SimView& s, int rep, int r, int out, u64 req
   }
 }
 
-FLITSIM_HD void step_va_accept(const SimView& s, int rep, int gp, long long t) {
+FLITSIM_HD void step_va_accept(const SimView& __restrict__ s, int rep, int gp, long long t) {
   const long long ip = s.pp(rep, gp);
   if (!s.va_request[ip]) return;
   s.va_request[ip] = 0;
