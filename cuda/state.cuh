@@ -228,6 +228,9 @@ struct SimParams {
   X(int32_t, nicring, (long long)sz.reps * sz.nicring_total)                  \
   X(flit_t, ibuf, (long long)sz.reps * sz.P * sz.V * sz.B)                    \
   X(u64, port_vc_mask, (long long)sz.reps * sz.P) /* bit v: input VC v holds flits */ \
+  /* per input port, so that route and the allocators visit only the VCs in their stage */ \
+  X(u64, port_routed_mask, (long long)sz.reps * sz.P) /* bit v: input VC v has its route (ivc_out_port >= 0) */ \
+  X(u64, port_held_mask, (long long)sz.reps * sz.P)   /* bit v: input VC v holds an output VC (ivc_out_vc >= 0) */ \
   X(uint8_t, arrivals, (long long)sz.reps * sz.R * sz.cal_len * sz.cal_stride) /* calendar (rings.cuh) */ \
   X(int32_t, ivc_head, (long long)sz.reps * sz.P * sz.V)                      \
   X(int32_t, ivc_count, (long long)sz.reps * sz.P * sz.V)                     \

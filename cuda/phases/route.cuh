@@ -21,9 +21,10 @@ FLITSIM_HD void build_port_demand(const SimView& __restrict__ s, int rep, int r)
 // its flits to its output's demand, which heads routed after it in the same cycle see: that
 // dependency makes route the one step whose ports run in port order (cycle.cuh).
 FLITSIM_HD void step_route(const SimView& __restrict__ s, int rep, int r, int gp, long long t) {
-  for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {  // occupied VCs only
-    const long long q = s.pv(rep, gp, lowest_bit(m));
-    if (s.ivc_out_port[q] >= 0) continue;
+  const long long ip = s.pp(rep, gp);
+  for (u64 m = s.port_vc_mask[ip] & ~s.port_routed_mask[ip]; m; m &= m - 1) {  // occupied VCs without a route
+    const int v = lowest_bit(m);
+    const long long q = s.pv(rep, gp, v);
     const flit_t f = s.ibuf[q * s.sz.B + s.ivc_head[q]];  // a head: tails reset out_port
     const RouteChoice c = route_packet(s, rep, r, flit_pid(f), t);
     if (c.port < 0 || c.vc_lo >= c.vc_hi) {  // never silently stall a packet: the driver fails the run
@@ -31,6 +32,7 @@ FLITSIM_HD void step_route(const SimView& __restrict__ s, int rep, int r, int gp
       continue;
     }
     s.ivc_out_port[q] = c.port;
+    s.port_routed_mask[ip] |= u64(1) << v;
     s.ivc_vc_lo[q] = c.vc_lo;
     s.ivc_vc_hi[q] = c.vc_hi;
     if (s.sz.demand_P) s.port_demand[s.pp(rep, c.port)] += s.ivc_count[q];  // later heads see it

@@ -61,12 +61,18 @@ FLITSIM_HD int ready_output(const SimView& __restrict__ s, int rep, int gp, int 
   return s.ivc_out_port[q] - p0;
 }
 
+// Input gp's VCs that may be ready for the switch: occupied and holding an output VC, or in
+// the speculative pass every occupied VC (ready_output decides).
+FLITSIM_HD u64 sa_candidate_vcs(const SimView& __restrict__ s, long long ip, bool spec) {
+  return spec ? s.port_vc_mask[ip] : s.port_vc_mask[ip] & s.port_held_mask[ip];
+}
+
 // With router.arbitration = "age": input gp's VC ready for output o (local) whose packet is
 // oldest (ties: the lowest VC), or −1, and that packet's creation cycle in *age.
 FLITSIM_HD int oldest_ready_vc(const SimView& __restrict__ s, int rep, int gp, int o, int p0, long long t, long long* age,
                                bool spec = false) {
   int best = -1;
-  for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {
+  for (u64 m = sa_candidate_vcs(s, s.pp(rep, gp), spec); m; m &= m - 1) {
     const int v = lowest_bit(m);
     if (ready_output(s, rep, gp, v, p0, t, spec) != o) continue;
     const long long a = front_created(s, rep, s.pv(rep, gp, v));
@@ -82,7 +88,7 @@ FLITSIM_HD int pick_ready_vc(const SimView& __restrict__ s, int rep, int gp, u64
   u64 vcs = 0;
   int oldest = -1;
   long long oldest_age = 0;
-  for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {
+  for (u64 m = sa_candidate_vcs(s, s.pp(rep, gp), spec); m; m &= m - 1) {
     const int v = lowest_bit(m), o = ready_output(s, rep, gp, v, p0, t, spec);
     if (o < 0 || !((outputs >> o) & 1)) continue;
     vcs |= u64(1) << v;
@@ -103,7 +109,7 @@ FLITSIM_HD u64 step_sa_request(const SimView& __restrict__ s, int rep, int r, in
   if (it == 0) s.sa_accept[ip] = -1;
   u64 wanted = 0;
   if (s.sa_req_vc[ip] < 0)
-    for (u64 m = s.port_vc_mask[ip]; m; m &= m - 1) {
+    for (u64 m = sa_candidate_vcs(s, ip, spec); m; m &= m - 1) {
       const int o = ready_output(s, rep, gp, lowest_bit(m), p0, t, spec);
       if (o >= 0 && s.sa_match[s.pp(rep, p0 + o)] < 0) wanted |= u64(1) << o;
     }
@@ -162,7 +168,7 @@ FLITSIM_HD u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r, int
     o = rr_pick(grants, s.acc_rr[ip]);
     // The input's VC for output o nearest after its VC pointer.
     u64 for_o = 0;
-    for (u64 m = s.port_vc_mask[ip]; m; m &= m - 1)
+    for (u64 m = sa_candidate_vcs(s, ip, spec); m; m &= m - 1)
       if (ready_output(s, rep, gp, lowest_bit(m), p0, t, spec) == o) for_o |= u64(1) << lowest_bit(m);
     v = rr_pick(for_o, s.in_rr[ip]);
   }

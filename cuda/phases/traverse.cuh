@@ -49,6 +49,8 @@ FLITSIM_HD void step_traverse_in(const SimView& __restrict__ s, int rep, int gp,
   if (tail) {
     s.ivc_out_port[q] = -1;
     s.ivc_out_vc[q] = -1;
+    s.port_routed_mask[ip] &= ~(u64(1) << v);
+    s.port_held_mask[ip] &= ~(u64(1) << v);
   }
 }
 

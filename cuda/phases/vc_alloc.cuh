@@ -98,14 +98,19 @@ FLITSIM_HD int pick_output_vc(const SimView& __restrict__ s, int rep, long long 
   return prefer_vc(s, rep, q, out, requested_vcs(s, rep, q, out));
 }
 
+// Input VCs of port ip (bits) in VC allocation: occupied, routed, without an output VC.
+FLITSIM_HD u64 vcs_awaiting_va(const SimView& __restrict__ s, long long ip) {
+  return s.port_vc_mask[ip] & s.port_routed_mask[ip] & ~s.port_held_mask[ip];
+}
+
 // Returns the output ports (local bits) this input requests, for the executor's skip masks.
 FLITSIM_HD u64 step_va_request(const SimView& __restrict__ s, int rep, int r, int gp) {
   const int p0 = s.port_offset[r];
+  const long long ip = s.pp(rep, gp);
   u64 requested = 0;
-  for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {
+  for (u64 m = vcs_awaiting_va(s, ip); m; m &= m - 1) {
     const long long q = s.pv(rep, gp, lowest_bit(m));
     const int out = s.ivc_out_port[q];
-    if (out < 0 || s.ivc_out_vc[q] >= 0) continue;
     const int best = pick_output_vc(s, rep, q, out);
     if (best < 0) {
       s.ivc_out_vc[q] = -1;
@@ -114,7 +119,7 @@ FLITSIM_HD u64 step_va_request(const SimView& __restrict__ s, int rep, int r, in
     s.ivc_out_vc[q] = kRequesting - best;
     requested |= u64(1) << (out - p0);
   }
-  s.va_request[s.pp(rep, gp)] = requested;
+  s.va_request[ip] = requested;
   return requested;
 }
 
@@ -130,7 +135,7 @@ FLITSIM_HD void step_va_grant(const SimView& __restrict__ s, int rep, int r, int
     if (!any)
       for (int w = 0; w < V; ++w) winner[w] = -1;
     any = true;
-    for (u64 m = s.port_vc_mask[s.pp(rep, p0 + i)]; m; m &= m - 1) {
+    for (u64 m = vcs_awaiting_va(s, s.pp(rep, p0 + i)); m; m &= m - 1) {
       const int v = lowest_bit(m);
       const long long q = s.pv(rep, p0 + i, v);
       if (s.ivc_out_vc[q] > kRequesting || s.ivc_out_port[q] != out) continue;
@@ -156,7 +161,8 @@ FLITSIM_HD void step_va_accept(const SimView& __restrict__ s, int rep, int gp, l
   const long long ip = s.pp(rep, gp);
   if (!s.va_request[ip]) return;
   s.va_request[ip] = 0;
-  for (u64 m = s.port_vc_mask[ip]; m; m &= m - 1) {
+  u64 held = 0;
+  for (u64 m = vcs_awaiting_va(s, ip); m; m &= m - 1) {
     const int v = lowest_bit(m);
     const long long q = s.pv(rep, gp, v);
     if (s.ivc_out_vc[q] > kRequesting) continue;
@@ -164,8 +170,9 @@ FLITSIM_HD void step_va_accept(const SimView& __restrict__ s, int rep, int gp, l
     // Lost: request again next cycle.
     const bool won = s.ovc_owner[s.pv(rep, s.ivc_out_port[q], w)] == gp * s.sz.V + v;
     s.ivc_out_vc[q] = won ? w : -1;
-    if (won) s.ivc_va_at[q] = t;
+    if (won) s.ivc_va_at[q] = t, held |= u64(1) << v;
   }
+  s.port_held_mask[ip] |= held;
 }
 
 }  // namespace flitsim
