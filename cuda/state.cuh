@@ -255,6 +255,7 @@ struct SimParams {
   /* allocation scratch, each entry written by its own port's step (cuda/phases) */ \
   X(u64, va_request, (long long)sz.reps * sz.P)  /* input: outputs its VCs request */ \
   X(u64, sa_request, (long long)sz.reps * sz.P)  /* input: outputs it requests this iteration */ \
+  X(u64, sa_ready, (long long)sz.reps * sz.P)    /* input: its VCs behind those requests */ \
   X(int32_t, sa_grant, (long long)sz.reps * sz.P)  /* output: input it grants, or -1 */ \
   X(int32_t, sa_accept, (long long)sz.reps * sz.P) /* input: output it accepted, or -1 */ \
   X(int32_t, sa_match, (long long)sz.reps * sz.P)  /* output: input matched to it, or -1 */ \

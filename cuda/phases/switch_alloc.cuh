@@ -107,12 +107,13 @@ FLITSIM_HD u64 step_sa_request(const SimView& __restrict__ s, int rep, int r, in
   const int p0 = s.port_offset[r];
   const long long ip = s.pp(rep, gp);
   if (it == 0) s.sa_accept[ip] = -1;
-  u64 wanted = 0;
+  u64 wanted = 0, ready = 0;
   if (s.sa_req_vc[ip] < 0)
     for (u64 m = sa_candidate_vcs(s, ip, spec); m; m &= m - 1) {
-      const int o = ready_output(s, rep, gp, lowest_bit(m), p0, t, spec);
-      if (o >= 0 && s.sa_match[s.pp(rep, p0 + o)] < 0) wanted |= u64(1) << o;
+      const int v = lowest_bit(m), o = ready_output(s, rep, gp, v, p0, t, spec);
+      if (o >= 0 && s.sa_match[s.pp(rep, p0 + o)] < 0) wanted |= u64(1) << o, ready |= u64(1) << v;
     }
+  s.sa_ready[ip] = ready;
   if (wanted && s.prm.sw_allocator == Allocator::SeparableInputFirst) {  // one VC, one output
     const int v = pick_ready_vc(s, rep, gp, wanted, p0, t, spec);
     wanted = u64(1) << ready_output(s, rep, gp, v, p0, t, spec);
@@ -122,8 +123,9 @@ FLITSIM_HD u64 step_sa_request(const SimView& __restrict__ s, int rep, int r, in
 }
 
 // `requests`: the input ports (local bits) whose sa_request names this output, transposed by
-// the executor once for all outputs (cycle.cuh, Ports::transpose).
-FLITSIM_HD void step_sa_grant(const SimView& __restrict__ s, int rep, int r, int out, u64 requests, long long t, bool spec = false) {
+// the executor once for all outputs (cycle.cuh, Ports::transpose). Returns the input granted
+// (a local bit), or 0, so that accept runs only for granted inputs.
+FLITSIM_HD u64 step_sa_grant(const SimView& __restrict__ s, int rep, int r, int out, u64 requests, long long t, bool spec = false) {
   const int p0 = s.port_offset[r];
   const long long op = s.pp(rep, out);
   if (requests && s.prm.age_arbitration) {  // the input with the oldest packet for me; ties: lowest
@@ -135,17 +137,18 @@ FLITSIM_HD void step_sa_grant(const SimView& __restrict__ s, int rep, int r, int
       if (best < 0 || a < best_age) best = lowest_bit(m), best_age = a;
     }
     s.sa_grant[op] = best;
-    return;
+    return best < 0 ? 0 : u64(1) << best;
   }
-  s.sa_grant[op] = requests ? rr_pick(requests, s.out_rr[op]) : -1;
+  const int g = requests ? rr_pick(requests, s.out_rr[op]) : -1;
+  s.sa_grant[op] = g;
+  return g < 0 ? 0 : u64(1) << g;
 }
 
-// Returns the output accepted (a local bit), or 0.
-FLITSIM_HD u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r, int gp, int it, u64 inputs, long long t,
+// Runs for the inputs some output granted. Returns the output accepted (a local bit).
+FLITSIM_HD u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r, int gp, int it, long long t,
                               bool spec = false) {
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, me = gp - p0;
   const long long ip = s.pp(rep, gp);
-  if (!((inputs >> me) & 1)) return 0;  // granted only what it requested
   u64 grants = 0;  // outputs granting this input (grant ran this iteration for each it requested)
   for (u64 m = s.sa_request[ip]; m; m &= m - 1)
     if (s.sa_grant[s.pp(rep, p0 + lowest_bit(m))] == me) grants |= u64(1) << lowest_bit(m);
@@ -166,10 +169,11 @@ FLITSIM_HD u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r, int
     }
   } else {
     o = rr_pick(grants, s.acc_rr[ip]);
-    // The input's VC for output o nearest after its VC pointer.
+    // The input's VC for output o nearest after its VC pointer, among the VCs its request
+    // step found ready (ready_output gives their route's output).
     u64 for_o = 0;
-    for (u64 m = sa_candidate_vcs(s, ip, spec); m; m &= m - 1)
-      if (ready_output(s, rep, gp, lowest_bit(m), p0, t, spec) == o) for_o |= u64(1) << lowest_bit(m);
+    for (u64 m = s.sa_ready[ip]; m; m &= m - 1)
+      if (s.ivc_out_port[s.pv(rep, gp, lowest_bit(m))] == p0 + o) for_o |= u64(1) << lowest_bit(m);
     v = rr_pick(for_o, s.in_rr[ip]);
   }
   // A speculative grant whose VC lost its VC allocation is wasted (nothing is sent, the
