@@ -108,10 +108,13 @@ FLITSIM_HD u64 step_sa_request(const SimView& __restrict__ s, int rep, int r, in
   const long long ip = s.pp(rep, gp);
   if (it == 0) s.sa_accept[ip] = -1;
   u64 wanted = 0, ready = 0;
+  // Outputs are matched only by earlier iterations or passes of this cycle: traverse resets
+  // every match before the next pass, so a first non-speculative iteration finds none.
+  const bool some_matched = it > 0 || spec;
   if (s.sa_req_vc[ip] < 0)
     for (u64 m = sa_candidate_vcs(s, ip, spec); m; m &= m - 1) {
       const int v = lowest_bit(m), o = ready_output(s, rep, gp, v, p0, t, spec);
-      if (o >= 0 && s.sa_match[s.pp(rep, p0 + o)] < 0) wanted |= u64(1) << o, ready |= u64(1) << v;
+      if (o >= 0 && (!some_matched || s.sa_match[s.pp(rep, p0 + o)] < 0)) wanted |= u64(1) << o, ready |= u64(1) << v;
     }
   s.sa_ready[ip] = ready;
   if (wanted && s.prm.sw_allocator == Allocator::SeparableInputFirst) {  // one VC, one output
