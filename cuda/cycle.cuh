@@ -41,9 +41,7 @@ FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r
   // Receive only at ports with something arriving (the arrival calendar, rings.cuh).
   const u64 arrived = arrivals_at(s, rep, r, t);
   ports.each_of(arrived, [&](int gp) { step_receive(s, rep, gp, t); });
-  ports.each([&](int gp) {
-    if (s.port_node[gp] >= 0) step_inject(s, rep, gp, t);  // terminal ports only
-  });
+  ports.each_of(s.router_terminals[r], [&](int gp) { step_inject(s, rep, gp, t); });  // terminal ports only
   if (s.prm.cioq) ports.each([&](int gp) { step_output_drain(s, rep, gp, t); });  // output_queue.cuh
   // Ports whose input VCs hold flits after receive and inject. Route, the allocators and
   // traverse do nothing for the others, so they run for these only, and not at all in an idle

@@ -163,6 +163,7 @@ struct SimParams {
   X(int32_t, peer_port, sz.P)                              \
   X(int32_t, port_node, sz.P)                              \
   X(int32_t, node_port, sz.N)                              \
+  X(u64, router_terminals, sz.R) /* local ports (bits) with a node: the inject step's ports */ \
   X(i64, port_cal, sz.cal_len ? sz.P : 0) /* its byte in a replica's arrival calendar (rings.cuh) */ \
   X(int32_t, fring_off, sz.P) /* flits into port (input side) */ \
   X(int32_t, fring_len, sz.P)                              \
