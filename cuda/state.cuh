@@ -229,6 +229,7 @@ struct SimParams {
   X(int32_t, nicring, (long long)sz.reps * sz.nicring_total)                  \
   X(flit_t, ibuf, (long long)sz.reps * sz.P * sz.V * sz.B)                    \
   X(u64, port_vc_mask, (long long)sz.reps * sz.P) /* bit v: input VC v holds flits */ \
+  X(u64, router_busy, (long long)sz.reps * sz.R) /* local ports with flits in their input VCs after receive (cycle.cuh) */ \
   /* per input port, so that route and the allocators visit only the VCs in their stage */ \
   X(u64, port_routed_mask, (long long)sz.reps * sz.P) /* bit v: input VC v has its route (ivc_out_port >= 0) */ \
   X(u64, port_held_mask, (long long)sz.reps * sz.P)   /* bit v: input VC v holds an output VC (ivc_out_vc >= 0) */ \
