@@ -87,10 +87,8 @@ FLITSIM_HD void start_packet_onoff(const SimView& __restrict__ s, int rep, int n
   begin_packet(s, rep, n, pid, destination(s, rep, n, c), packet_size_of(s, rep, n, c), c);
 }
 
-// One terminal port: its node's source (or program) and network interface.
-FLITSIM_HD void step_inject(const SimView& __restrict__ s, int rep, int gp, long long t) {
-  const int n = s.port_node[gp];
-  if (n < 0) return;
+// Node n's source and interface (step_inject).
+FLITSIM_HD void inject_node(const SimView& __restrict__ s, int rep, int gp, int n, long long t) {
   const long long ni = s.nn(rep, n);
   if (s.prm.workload) {
     wl_advance(s, rep, n, t);
@@ -133,6 +131,19 @@ FLITSIM_HD void step_inject(const SimView& __restrict__ s, int rep, int gp, long
   s.node_flits_sent[ni] += 1;
   s.ni_sent[ni] = sent + 1;
   if (tail) s.ni_pid[ni] = -1;
+}
+
+// One terminal port: its node's source (or program) and network interface. A Bernoulli node
+// with no packet in its interface, none queued and none created now has nothing to do: that
+// test is kept small (inlined into the executor's loop) for the many idle nodes at low load.
+FLITSIM_HD void step_inject(const SimView& __restrict__ s, int rep, int gp, long long t) {
+  const int n = s.port_node[gp];
+  if (n < 0) return;
+  if (!s.prm.workload && s.prm.injection == InjectionKind::Bernoulli) {
+    const long long ni = s.nn(rep, n);
+    if (s.ni_pid[ni] < 0 && s.ni_next_at[ni] != t && s.ni_scan_k[ni] == s.ni_next_k[ni]) return;
+  }
+  inject_node(s, rep, gp, n, t);
 }
 
 }  // namespace flitsim
