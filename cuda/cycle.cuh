@@ -37,18 +37,20 @@ namespace flitsim {
 //                   sets.outputs, asked by the thread that runs `out` in each_of);
 //   once(f):        f() on one thread, then a barrier.
 template <class Ports>
-FLITSIM_HD void router_cycle_steps(const SimView& s, int rep, int r, long long t, const Ports& ports) {
+FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r, long long t, const Ports& ports) {
   // Receive only at ports with something arriving (the arrival calendar, rings.cuh).
   const u64 arrived = arrivals_at(s, rep, r, t);
   ports.each_of(arrived, [&](int gp) { step_receive(s, rep, gp, t); });
-  ports.each([&](int gp) {
-    if (s.port_node[gp] >= 0) step_inject(s, rep, gp, t);  // terminal ports only
-  });
+  ports.each_of(s.router_terminals[r], [&](int gp) { step_inject(s, rep, gp, t); });  // terminal ports only
   if (s.prm.cioq) ports.each([&](int gp) { step_output_drain(s, rep, gp, t); });  // output_queue.cuh
   // Ports whose input VCs hold flits after receive and inject. Route, the allocators and
   // traverse do nothing for the others, so they run for these only, and not at all in an idle
-  // router (idle skipping).
-  const u64 busy = ports.gather([&](int gp) { return u64(s.port_vc_mask[s.pp(rep, gp)] != 0); }).inputs;
+  // router (idle skipping). Only a port busy in the last cycle or receiving now can be busy:
+  // flits enter input VCs only in receive.
+  const long long rr = (long long)rep * s.sz.R + r;
+  const u64 busy =
+      ports.gather_of(s.router_busy[rr] | arrived, [&](int gp) { return u64(s.port_vc_mask[s.pp(rep, gp)] != 0); }).inputs;
+  ports.once([&] { s.router_busy[rr] = busy; });  // every thread has read it (gather ends with a barrier)
   if (busy) {
     if (s.sz.demand_P)
       ports.once([&] { step_route_in_port_order(s, rep, r, t); });
@@ -115,7 +117,7 @@ struct PortsInOrder {
   }
 };
 
-FLITSIM_HD void router_cycle(const SimView& s, int rep, int r, long long t) {
+FLITSIM_HD void router_cycle(const SimView& __restrict__ s, int rep, int r, long long t) {
   router_cycle_steps(s, rep, r, t, PortsInOrder{s.port_offset[r], s.port_offset[r + 1]});
 }
 

@@ -16,16 +16,16 @@ FLITSIM_HD long long ring_read_slot(int off, int len, int delay, long long t) {
 }
 
 // Flit ring feeding the input side of port gp.
-FLITSIM_HD flit_t* fring_at(const SimView& s, int rep, long long slot) {
+FLITSIM_HD flit_t* fring_at(const SimView& __restrict__ s, int rep, long long slot) {
   return &s.fring[(long long)rep * s.sz.fring_total + slot];
 }
-FLITSIM_HD int32_t* cring_at(const SimView& s, int rep, long long slot) {
+FLITSIM_HD int32_t* cring_at(const SimView& __restrict__ s, int rep, long long slot) {
   return &s.cring[(long long)rep * s.sz.cring_total + slot];
 }
-FLITSIM_HD flit_t* ering_at(const SimView& s, int rep, long long slot) {
+FLITSIM_HD flit_t* ering_at(const SimView& __restrict__ s, int rep, long long slot) {
   return &s.ering[(long long)rep * s.sz.ering_total + slot];
 }
-FLITSIM_HD int32_t* nicring_at(const SimView& s, int rep, long long slot) {
+FLITSIM_HD int32_t* nicring_at(const SimView& __restrict__ s, int rep, long long slot) {
   return &s.nicring[(long long)rep * s.sz.nicring_total + slot];
 }
 
@@ -37,18 +37,18 @@ FLITSIM_HD int32_t* nicring_at(const SimView& s, int rep, long long slot) {
 // routers never share a byte and need no atomics. The slot of cycle t is read and cleared
 // only by its own router in cycle t, and nobody writes it then: every ring delay lies in
 // [1, cal_len).
-FLITSIM_HD uint8_t* arrival_slot(const SimView& s, int rep, int r, long long t) {
+FLITSIM_HD uint8_t* arrival_slot(const SimView& __restrict__ s, int rep, int r, long long t) {
   return &s.arrivals[(((long long)rep * s.sz.R + r) * s.sz.cal_len + (t & (s.sz.cal_len - 1))) * s.sz.cal_stride];
 }
 // Port gp has something to receive at cycle `at` (port_cal: its router's calendar, slot 0,
 // plus its local index).
-FLITSIM_HD void note_arrival(const SimView& s, int rep, int gp, long long at) {
+FLITSIM_HD void note_arrival(const SimView& __restrict__ s, int rep, int gp, long long at) {
   if (!s.sz.cal_len) return;
   const long long slot = (long long)rep * s.sz.R * s.sz.cal_len + (at & (s.sz.cal_len - 1));
   s.arrivals[slot * s.sz.cal_stride + s.port_cal[gp]] = 1;
 }
 // Local ports of router r with something to receive at cycle t (every port without a calendar).
-FLITSIM_HD u64 arrivals_at(const SimView& s, int rep, int r, long long t) {
+FLITSIM_HD u64 arrivals_at(const SimView& __restrict__ s, int rep, int r, long long t) {
   if (!s.sz.cal_len) {
     const int radix = s.port_offset[r + 1] - s.port_offset[r];
     return radix >= 64 ? ~u64(0) : (u64(1) << radix) - 1;
@@ -62,22 +62,22 @@ FLITSIM_HD u64 arrivals_at(const SimView& s, int rep, int r, long long t) {
   }
   return ports;
 }
-FLITSIM_HD void clear_arrivals(const SimView& s, int rep, int r, long long t) {
+FLITSIM_HD void clear_arrivals(const SimView& __restrict__ s, int rep, int r, long long t) {
   memset(arrival_slot(s, rep, r, t), 0, s.sz.cal_stride);
 }
 
 // Send a flit into the input side of port `to` (a router port) at cycle t.
-FLITSIM_HD void send_flit_to_port(const SimView& s, int rep, int to, flit_t f, long long t) {
+FLITSIM_HD void send_flit_to_port(const SimView& __restrict__ s, int rep, int to, flit_t f, long long t) {
   *fring_at(s, rep, ring_write_slot(s.fring_off[to], s.fring_len[to], t)) = f;
   note_arrival(s, rep, to, t + s.fring_delay[to]);
 }
 // Send a flit to node n's sink.
-FLITSIM_HD void send_flit_to_node(const SimView& s, int rep, int n, flit_t f, long long t) {
+FLITSIM_HD void send_flit_to_node(const SimView& __restrict__ s, int rep, int n, flit_t f, long long t) {
   *ering_at(s, rep, ring_write_slot(s.ering_off[n], s.ering_len[n], t)) = f;
   note_arrival(s, rep, s.node_port[n], t + s.ering_delay[n]);
 }
 // Return a credit for VC v of input port gp to whoever feeds it (a router's output or a NI).
-FLITSIM_HD void return_credit(const SimView& s, int rep, int gp, int v, long long t) {
+FLITSIM_HD void return_credit(const SimView& __restrict__ s, int rep, int gp, int v, long long t) {
   int up = s.peer_port[gp];
   if (up >= 0) {
     *cring_at(s, rep, ring_write_slot(s.cring_off[up], s.cring_len[up], t)) = v;

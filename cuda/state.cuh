@@ -173,6 +173,7 @@ struct SimParams {
   X(int32_t, peer_port, sz.P)                              \
   X(int32_t, port_node, sz.P)                              \
   X(int32_t, node_port, sz.N)                              \
+  X(u64, router_terminals, sz.R) /* local ports (bits) with a node: the inject step's ports */ \
   X(i64, port_cal, sz.cal_len ? sz.P : 0) /* its byte in a replica's arrival calendar (rings.cuh) */ \
   X(int32_t, fring_off, sz.P) /* flits into port (input side) */ \
   X(int32_t, fring_len, sz.P)                              \
@@ -238,6 +239,10 @@ struct SimParams {
   X(int32_t, nicring, (long long)sz.reps * sz.nicring_total)                  \
   X(flit_t, ibuf, (long long)sz.reps * sz.P * sz.V * sz.B)                    \
   X(u64, port_vc_mask, (long long)sz.reps * sz.P) /* bit v: input VC v holds flits */ \
+  X(u64, router_busy, (long long)sz.reps * sz.R) /* local ports with flits in their input VCs after receive (cycle.cuh) */ \
+  /* per input port, so that route and the allocators visit only the VCs in their stage */ \
+  X(u64, port_routed_mask, (long long)sz.reps * sz.P) /* bit v: input VC v has its route (ivc_out_port >= 0) */ \
+  X(u64, port_held_mask, (long long)sz.reps * sz.P)   /* bit v: input VC v holds an output VC (ivc_out_vc >= 0) */ \
   X(uint8_t, arrivals, (long long)sz.reps * sz.R * sz.cal_len * sz.cal_stride) /* calendar (rings.cuh) */ \
   X(int32_t, ivc_head, (long long)sz.reps * sz.P * sz.V)                      \
   X(int32_t, ivc_count, (long long)sz.reps * sz.P * sz.V)                     \
@@ -262,6 +267,7 @@ struct SimParams {
   /* allocation scratch, each entry written by its own port's step (cuda/phases) */ \
   X(u64, va_request, (long long)sz.reps * sz.P)  /* input: outputs its VCs request */ \
   X(u64, sa_request, (long long)sz.reps * sz.P)  /* input: outputs it requests this iteration */ \
+  X(u64, sa_ready, (long long)sz.reps * sz.P)    /* input: its VCs behind those requests */ \
   X(int32_t, sa_grant, (long long)sz.reps * sz.P)  /* output: input it grants, or -1 */ \
   X(int32_t, sa_accept, (long long)sz.reps * sz.P) /* input: output it accepted, or -1 */ \
   X(int32_t, sa_match, (long long)sz.reps * sz.P)  /* output: input matched to it, or -1 */ \

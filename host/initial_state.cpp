@@ -236,6 +236,8 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   s.peer_port = t.peer_port;
   s.port_node = t.port_node;
   s.node_port = t.node_port;
+  for (int gp = 0; gp < sz.P; ++gp)
+    if (t.port_node[gp] >= 0) s.router_terminals[t.port_router[gp]] |= u64(1) << (gp - t.port_offset[t.port_router[gp]]);
   for (int gp = 0; gp < sz.P && sz.cal_len; ++gp) {  // arrival calendar: router r's slots, local index
     const int r = t.port_router[gp];
     s.port_cal[gp] = (int64_t(r) * sz.cal_len) * sz.cal_stride + (gp - t.port_offset[r]);

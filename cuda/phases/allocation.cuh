@@ -41,7 +41,7 @@ FLITSIM_HD RequestColumns transpose_serially(int p0, PortSets sets, Row&& row) {
 }
 
 template <class Ports>
-FLITSIM_HD void run_vc_allocation(const SimView& s, int rep, int r, long long t, const Ports& ports, u64 busy) {
+FLITSIM_HD void run_vc_allocation(const SimView& __restrict__ s, int rep, int r, long long t, const Ports& ports, u64 busy) {
   const Allocator a = s.prm.vc_allocator;
   const int iterations = a == Allocator::Wavefront ? 1 : s.prm.va_iterations;  // a wavefront is maximal
   for (int it = 0; it < iterations; ++it) {
@@ -69,7 +69,7 @@ FLITSIM_HD void run_vc_allocation(const SimView& s, int rep, int r, long long t,
 // wavefront), or with `spec` the speculative pass. Returns the outputs matched and the
 // inputs matched (a wasted speculative match included: traverse then finds nothing to send).
 template <class Ports>
-FLITSIM_HD PortSets switch_pass(const SimView& s, int rep, int r, long long t, const Ports& ports, u64 busy,
+FLITSIM_HD PortSets switch_pass(const SimView& __restrict__ s, int rep, int r, long long t, const Ports& ports, u64 busy,
                                bool spec) {
   if (s.prm.sw_allocator == Allocator::Wavefront) {
     const PortSets sa = ports.gather_of(busy, [&](int gp) { return step_sa_request(s, rep, r, gp, 0, t, spec); });
@@ -92,9 +92,9 @@ FLITSIM_HD PortSets switch_pass(const SimView& s, int rep, int r, long long t, c
     const PortSets sa = ports.gather_of(busy, [&](int gp) { return step_sa_request(s, rep, r, gp, it, t, spec); });
     if (!sa.outputs) break;  // nothing left to match: later iterations would change nothing
     const auto sa_to = ports.transpose(sa, [&](int gp) { return s.sa_request[s.pp(rep, gp)]; });
-    ports.each_of(sa.outputs, [&](int gp) { step_sa_grant(s, rep, r, gp, sa_to.of(gp), t, spec); });
-    const PortSets won =
-        ports.gather_of(sa.inputs, [&](int gp) { return step_sa_accept(s, rep, r, gp, it, sa.inputs, t, spec); });
+    const u64 granted =
+        ports.gather_of(sa.outputs, [&](int gp) { return step_sa_grant(s, rep, r, gp, sa_to.of(gp), t, spec); }).outputs;
+    const PortSets won = ports.gather_of(granted, [&](int gp) { return step_sa_accept(s, rep, r, gp, it, t, spec); });
     ports.each_of(won.outputs, [&](int gp) { step_sa_update(s, rep, r, gp, it); });
     sent.outputs |= won.outputs, sent.inputs |= won.inputs;
   }
@@ -105,7 +105,7 @@ FLITSIM_HD PortSets switch_pass(const SimView& s, int rep, int r, long long t, c
 // router.speculative, heads still VC-allocating bid in a second pass for what the first left:
 // non-speculative requests always win over speculative ones.
 template <class Ports>
-FLITSIM_HD PortSets run_switch_allocation(const SimView& s, int rep, int r, long long t, const Ports& ports,
+FLITSIM_HD PortSets run_switch_allocation(const SimView& __restrict__ s, int rep, int r, long long t, const Ports& ports,
                                           u64 busy) {
   PortSets sent = switch_pass(s, rep, r, t, ports, busy, false);
   if (s.prm.speculative) {

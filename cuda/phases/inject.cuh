@@ -12,7 +12,7 @@
 namespace flitsim {
 
 // Offered load, counted at creation: a packet node n creates at cycle t.
-FLITSIM_HD void count_created(const SimView& s, int rep, int n, long long t) {
+FLITSIM_HD void count_created(const SimView& __restrict__ s, int rep, int n, long long t) {
   if (!s.in_window(t)) return;
   const long long ni = s.nn(rep, n);
   const int size = packet_size_of(s, rep, n, t);
@@ -25,7 +25,7 @@ FLITSIM_HD void count_created(const SimView& s, int rep, int n, long long t) {
 // packet and draws the gap to the one after; when the interface is free it starts the oldest
 // queued packet (index ni_scan_k, created at ni_scan) and moves the scan pointer on by that
 // packet's successor's gap. Work per packet, not per cycle.
-FLITSIM_HD void bernoulli_source(const SimView& s, int rep, int n, long long t) {
+FLITSIM_HD void bernoulli_source(const SimView& __restrict__ s, int rep, int n, long long t) {
   const long long ni = s.nn(rep, n);
   if (s.ni_next_at[ni] == t) {
     count_created(s, rep, n, t);
@@ -51,7 +51,7 @@ FLITSIM_HD void bernoulli_source(const SimView& s, int rep, int n, long long t) 
 // empty. `created_now` is this cycle's draw, already made for the offered-load count. The
 // chain is replayed from the scan pointer's state; `on_prev` is the state at t − 1, and
 // `on_before` returns the state at the cycle before the one found.
-FLITSIM_HD long long oldest_queued_onoff(const SimView& s, int rep, int n, long long t, bool created_now,
+FLITSIM_HD long long oldest_queued_onoff(const SimView& __restrict__ s, int rep, int n, long long t, bool created_now,
                                          bool on_prev, bool& on_before) {
   const long long ni = s.nn(rep, n);
   long long c = s.ni_scan[ni];
@@ -71,7 +71,7 @@ FLITSIM_HD long long oldest_queued_onoff(const SimView& s, int rep, int n, long 
   return -1;
 }
 
-FLITSIM_HD void start_packet_onoff(const SimView& s, int rep, int n, long long t, bool created_now, bool on_prev) {
+FLITSIM_HD void start_packet_onoff(const SimView& __restrict__ s, int rep, int n, long long t, bool created_now, bool on_prev) {
   const long long ni = s.nn(rep, n);
   bool on_before = true;
   const long long c = oldest_queued_onoff(s, rep, n, t, created_now, on_prev, on_before);
@@ -88,10 +88,8 @@ FLITSIM_HD void start_packet_onoff(const SimView& s, int rep, int n, long long t
   begin_packet(s, rep, n, pid, destination(s, rep, n, c), packet_size_of(s, rep, n, c), c);
 }
 
-// One terminal port: its node's source (or program) and network interface.
-FLITSIM_HD void step_inject(const SimView& s, int rep, int gp, long long t) {
-  const int n = s.port_node[gp];
-  if (n < 0) return;
+// Node n's source and interface (step_inject).
+FLITSIM_HD void inject_node(const SimView& __restrict__ s, int rep, int gp, int n, long long t) {
   const long long ni = s.nn(rep, n);
   if (s.prm.workload) {
     wl_advance(s, rep, n, t);
@@ -137,6 +135,19 @@ FLITSIM_HD void step_inject(const SimView& s, int rep, int gp, long long t) {
   s.node_flits_sent[ni] += 1;
   s.ni_sent[ni] = sent + 1;
   if (tail) s.ni_pid[ni] = -1;
+}
+
+// One terminal port: its node's source (or program) and network interface. A Bernoulli node
+// with no packet in its interface, none queued and none created now has nothing to do: that
+// test is kept small (inlined into the executor's loop) for the many idle nodes at low load.
+FLITSIM_HD void step_inject(const SimView& __restrict__ s, int rep, int gp, long long t) {
+  const int n = s.port_node[gp];
+  if (n < 0) return;
+  if (!s.prm.workload && s.prm.injection == InjectionKind::Bernoulli) {
+    const long long ni = s.nn(rep, n);
+    if (s.ni_pid[ni] < 0 && s.ni_next_at[ni] != t && s.ni_scan_k[ni] == s.ni_next_k[ni]) return;
+  }
+  inject_node(s, rep, gp, n, t);
 }
 
 }  // namespace flitsim

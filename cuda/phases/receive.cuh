@@ -9,7 +9,7 @@
 namespace flitsim {
 
 // A flit reaches node n's sink at cycle t. Measured packets are those created in the window.
-FLITSIM_HD void sink_accept(const SimView& s, int rep, int n, flit_t f, long long t) {
+FLITSIM_HD void sink_accept(const SimView& __restrict__ s, int rep, int n, flit_t f, long long t) {
   const long long ni = s.nn(rep, n);
   s.node_flits_received[ni] += 1;
   if (s.in_window(t)) {
@@ -43,7 +43,7 @@ FLITSIM_HD void sink_accept(const SimView& s, int rep, int n, flit_t f, long lon
 }
 
 // One port: its input channel and credit channel (or its node's sink and interface credits).
-FLITSIM_HD void step_receive(const SimView& s, int rep, int gp, long long t) {
+FLITSIM_HD void step_receive(const SimView& __restrict__ s, int rep, int gp, long long t) {
   flit_t* in = fring_at(s, rep, ring_read_slot(s.fring_off[gp], s.fring_len[gp], s.fring_delay[gp], t));
   if (*in != kNoFlit) {
     const flit_t f = *in;

@@ -8,7 +8,7 @@ namespace flitsim {
 
 // Output demand of router r (port_congestion): flits in its input VCs per output they are
 // routed to. Only routings that sense it set sz.demand_P.
-FLITSIM_HD void build_port_demand(const SimView& s, int rep, int r) {
+FLITSIM_HD void build_port_demand(const SimView& __restrict__ s, int rep, int r) {
   for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) s.port_demand[s.pp(rep, gp)] = 0;
   for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp)
     for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {
@@ -20,10 +20,11 @@ FLITSIM_HD void build_port_demand(const SimView& s, int rep, int r) {
 // One input port's heads get their route. With demand sensing (sz.demand_P) a head also adds
 // its flits to its output's demand, which heads routed after it in the same cycle see: that
 // dependency makes route the one step whose ports run in port order (cycle.cuh).
-FLITSIM_HD void step_route(const SimView& s, int rep, int r, int gp, long long t) {
-  for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {  // occupied VCs only
-    const long long q = s.pv(rep, gp, lowest_bit(m));
-    if (s.ivc_out_port[q] >= 0) continue;
+FLITSIM_HD void step_route(const SimView& __restrict__ s, int rep, int r, int gp, long long t) {
+  const long long ip = s.pp(rep, gp);
+  for (u64 m = s.port_vc_mask[ip] & ~s.port_routed_mask[ip]; m; m &= m - 1) {  // occupied VCs without a route
+    const int v = lowest_bit(m);
+    const long long q = s.pv(rep, gp, v);
     const flit_t f = s.ibuf[q * s.sz.B + s.ivc_head[q]];  // a head: tails reset out_port
     const RouteChoice c = route_packet(s, rep, r, flit_pid(f), t);
     if (c.port < 0 || c.vc_lo >= c.vc_hi) {  // never silently stall a packet: the driver fails the run
@@ -31,6 +32,7 @@ FLITSIM_HD void step_route(const SimView& s, int rep, int r, int gp, long long t
       continue;
     }
     s.ivc_out_port[q] = c.port;
+    s.port_routed_mask[ip] |= u64(1) << v;
     s.ivc_vc_lo[q] = c.vc_lo;
     s.ivc_vc_hi[q] = c.vc_hi;
     if (s.sz.demand_P) s.port_demand[s.pp(rep, c.port)] += s.ivc_count[q];  // later heads see it
@@ -39,7 +41,7 @@ FLITSIM_HD void step_route(const SimView& s, int rep, int r, int gp, long long t
 
 // The whole route phase of a router when routing senses demand: demand rebuilt, then the
 // input ports in port order.
-FLITSIM_HD void step_route_in_port_order(const SimView& s, int rep, int r, long long t) {
+FLITSIM_HD void step_route_in_port_order(const SimView& __restrict__ s, int rep, int r, long long t) {
   build_port_demand(s, rep, r);
   for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) step_route(s, rep, r, gp, t);
 }
@@ -48,8 +50,8 @@ FLITSIM_HD void step_route_in_port_order(const SimView& s, int rep, int r, long 
 // publishes the congestion of its ports as they stand at the end of the cycle (its output
 // demand rebuilt from its input VCs; the route step rebuilds that scratch again next cycle).
 // build_port_demand runs once per router (snapshot_demand), then each port publishes its own.
-FLITSIM_HD bool snapshot_due(const SimView& s, long long t) { return s.sz.snap_P && snap_write_base(s, 0, t) >= 0; }
-FLITSIM_HD void step_snapshot_port(const SimView& s, int rep, int gp, long long t) {
+FLITSIM_HD bool snapshot_due(const SimView& __restrict__ s, long long t) { return s.sz.snap_P && snap_write_base(s, 0, t) >= 0; }
+FLITSIM_HD void step_snapshot_port(const SimView& __restrict__ s, int rep, int gp, long long t) {
   s.cong_snap[snap_write_base(s, rep, t) + gp] = port_congestion(s, rep, gp);
 }
 

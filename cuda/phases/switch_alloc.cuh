@@ -37,7 +37,7 @@
 
 namespace flitsim {
 
-FLITSIM_HD bool has_downstream_credit(const SimView& s, int rep, int out, int ov) {
+FLITSIM_HD bool has_downstream_credit(const SimView& __restrict__ s, int rep, int out, int ov) {
   return s.peer_port[out] < 0 || s.ovc_credits[s.pv(rep, out, ov)] > 0;
 }
 
@@ -53,7 +53,7 @@ FLITSIM_HD int rr_pick(u64 mask, int ptr) {
 // `spec` (router.speculative, with va_sa = "separate"): instead, the output VC v bids for
 // speculatively: v is a routed head still VC-allocating in cycle t (it lost or won its output VC
 // in this cycle); one that won needs a downstream credit, one that lost cannot know.
-FLITSIM_HD int ready_output(const SimView& s, int rep, int gp, int v, int p0, long long t, bool spec = false) {
+FLITSIM_HD int ready_output(const SimView& __restrict__ s, int rep, int gp, int v, int p0, long long t, bool spec = false) {
   const long long q = s.pv(rep, gp, v);
   const int ov = s.ivc_out_vc[q];
   if (spec) {
@@ -69,12 +69,18 @@ FLITSIM_HD int ready_output(const SimView& s, int rep, int gp, int v, int p0, lo
   return s.ivc_out_port[q] - p0;
 }
 
+// Input gp's VCs that may be ready for the switch: occupied and holding an output VC, or in
+// the speculative pass every occupied VC (ready_output decides).
+FLITSIM_HD u64 sa_candidate_vcs(const SimView& __restrict__ s, long long ip, bool spec) {
+  return spec ? s.port_vc_mask[ip] : s.port_vc_mask[ip] & s.port_held_mask[ip];
+}
+
 // With router.arbitration = "age": input gp's VC ready for output o (local) whose packet is
 // oldest (ties: the lowest VC), or −1, and that packet's creation cycle in *age.
-FLITSIM_HD int oldest_ready_vc(const SimView& s, int rep, int gp, int o, int p0, long long t, long long* age,
+FLITSIM_HD int oldest_ready_vc(const SimView& __restrict__ s, int rep, int gp, int o, int p0, long long t, long long* age,
                                bool spec = false) {
   int best = -1;
-  for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {
+  for (u64 m = sa_candidate_vcs(s, s.pp(rep, gp), spec); m; m &= m - 1) {
     const int v = lowest_bit(m);
     if (ready_output(s, rep, gp, v, p0, t, spec) != o) continue;
     const long long a = front_created(s, rep, s.pv(rep, gp, v));
@@ -86,11 +92,11 @@ FLITSIM_HD int oldest_ready_vc(const SimView& s, int rep, int gp, int o, int p0,
 // The VC of input gp the arbiter of a VC stage picks among the ready VCs whose output is in
 // `outputs` (local bits): the oldest packet with router.arbitration = "age" (ties: the lowest
 // VC), else the one nearest after the input's VC pointer; −1 if none.
-FLITSIM_HD int pick_ready_vc(const SimView& s, int rep, int gp, u64 outputs, int p0, long long t, bool spec = false) {
+FLITSIM_HD int pick_ready_vc(const SimView& __restrict__ s, int rep, int gp, u64 outputs, int p0, long long t, bool spec = false) {
   u64 vcs = 0;
   int oldest = -1;
   long long oldest_age = 0;
-  for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {
+  for (u64 m = sa_candidate_vcs(s, s.pp(rep, gp), spec); m; m &= m - 1) {
     const int v = lowest_bit(m), o = ready_output(s, rep, gp, v, p0, t, spec);
     if (o < 0 || !((outputs >> o) & 1)) continue;
     vcs |= u64(1) << v;
@@ -112,16 +118,20 @@ FLITSIM_HD bool input_arbiter_by_output(const SimView& s) {
 
 // Returns the outputs (local bits) this input requests, for the executor's skip masks.
 // `spec`: the speculative pass (router.speculative), after the others, for what they left.
-FLITSIM_HD u64 step_sa_request(const SimView& s, int rep, int r, int gp, int it, long long t, bool spec = false) {
+FLITSIM_HD u64 step_sa_request(const SimView& __restrict__ s, int rep, int r, int gp, int it, long long t, bool spec = false) {
   const int p0 = s.port_offset[r];
   const long long ip = s.pp(rep, gp);
   if (it == 0) s.sa_accept[ip] = -1;
-  u64 wanted = 0;
+  u64 wanted = 0, ready = 0;
+  // Outputs are matched only by earlier iterations or passes of this cycle: traverse resets
+  // every match before the next pass, so a first non-speculative iteration finds none.
+  const bool some_matched = it > 0 || spec;
   if (s.sa_req_vc[ip] < 0)
-    for (u64 m = s.port_vc_mask[ip]; m; m &= m - 1) {
-      const int o = ready_output(s, rep, gp, lowest_bit(m), p0, t, spec);
-      if (o >= 0 && s.sa_match[s.pp(rep, p0 + o)] < 0) wanted |= u64(1) << o;
+    for (u64 m = sa_candidate_vcs(s, ip, spec); m; m &= m - 1) {
+      const int v = lowest_bit(m), o = ready_output(s, rep, gp, v, p0, t, spec);
+      if (o >= 0 && (!some_matched || s.sa_match[s.pp(rep, p0 + o)] < 0)) wanted |= u64(1) << o, ready |= u64(1) << v;
     }
+  s.sa_ready[ip] = ready;
   if (wanted && s.prm.sw_allocator == Allocator::SeparableInputFirst) {  // one VC, one output
     if (input_arbiter_by_output(s)) {
       wanted = u64(1) << rr_pick(wanted, s.acc_rr[ip]);
@@ -135,8 +145,9 @@ FLITSIM_HD u64 step_sa_request(const SimView& s, int rep, int r, int gp, int it,
 }
 
 // `requests`: the input ports (local bits) whose sa_request names this output, transposed by
-// the executor once for all outputs (cycle.cuh, Ports::transpose).
-FLITSIM_HD void step_sa_grant(const SimView& s, int rep, int r, int out, u64 requests, long long t, bool spec = false) {
+// the executor once for all outputs (cycle.cuh, Ports::transpose). Returns the input granted
+// (a local bit), or 0, so that accept runs only for granted inputs.
+FLITSIM_HD u64 step_sa_grant(const SimView& __restrict__ s, int rep, int r, int out, u64 requests, long long t, bool spec = false) {
   const int p0 = s.port_offset[r];
   const long long op = s.pp(rep, out);
   if (requests && s.prm.age_arbitration) {  // the input with the oldest packet for me; ties: lowest
@@ -148,17 +159,18 @@ FLITSIM_HD void step_sa_grant(const SimView& s, int rep, int r, int out, u64 req
       if (best < 0 || a < best_age) best = lowest_bit(m), best_age = a;
     }
     s.sa_grant[op] = best;
-    return;
+    return best < 0 ? 0 : u64(1) << best;
   }
-  s.sa_grant[op] = requests ? rr_pick(requests, s.out_rr[op]) : -1;
+  const int g = requests ? rr_pick(requests, s.out_rr[op]) : -1;
+  s.sa_grant[op] = g;
+  return g < 0 ? 0 : u64(1) << g;
 }
 
-// Returns the output accepted (a local bit), or 0.
-FLITSIM_HD u64 step_sa_accept(const SimView& s, int rep, int r, int gp, int it, u64 inputs, long long t,
+// Runs for the inputs some output granted. Returns the output accepted (a local bit).
+FLITSIM_HD u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r, int gp, int it, long long t,
                               bool spec = false) {
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, me = gp - p0;
   const long long ip = s.pp(rep, gp);
-  if (!((inputs >> me) & 1)) return 0;  // granted only what it requested
   u64 grants = 0;  // outputs granting this input (grant ran this iteration for each it requested)
   for (u64 m = s.sa_request[ip]; m; m &= m - 1)
     if (s.sa_grant[s.pp(rep, p0 + lowest_bit(m))] == me) grants |= u64(1) << lowest_bit(m);
@@ -179,10 +191,11 @@ FLITSIM_HD u64 step_sa_accept(const SimView& s, int rep, int r, int gp, int it, 
     }
   } else {
     o = rr_pick(grants, s.acc_rr[ip]);
-    // The input's VC for output o nearest after its VC pointer.
+    // The input's VC for output o nearest after its VC pointer, among the VCs its request
+    // step found ready (ready_output gives their route's output).
     u64 for_o = 0;
-    for (u64 m = s.port_vc_mask[ip]; m; m &= m - 1)
-      if (ready_output(s, rep, gp, lowest_bit(m), p0, t, spec) == o) for_o |= u64(1) << lowest_bit(m);
+    for (u64 m = s.sa_ready[ip]; m; m &= m - 1)
+      if (s.ivc_out_port[s.pv(rep, gp, lowest_bit(m))] == p0 + o) for_o |= u64(1) << lowest_bit(m);
     v = rr_pick(for_o, s.in_rr[ip]);
   }
   // A speculative grant whose VC lost its VC allocation is wasted (nothing is sent, the
@@ -196,7 +209,7 @@ FLITSIM_HD u64 step_sa_accept(const SimView& s, int rep, int r, int gp, int it, 
   return u64(1) << o;
 }
 
-FLITSIM_HD void step_sa_update(const SimView& s, int rep, int r, int out, int it) {
+FLITSIM_HD void step_sa_update(const SimView& __restrict__ s, int rep, int r, int out, int it) {
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0;
   const long long op = s.pp(rep, out);
   const int i = s.sa_grant[op];

@@ -14,7 +14,7 @@
 
 namespace flitsim {
 
-FLITSIM_HD void step_traverse_out(const SimView& s, int rep, int r, int out, long long t) {
+FLITSIM_HD void step_traverse_out(const SimView& __restrict__ s, int rep, int r, int out, long long t) {
   const long long op = s.pp(rep, out);
   const int i = s.sa_match[op];
   if (i < 0) return;
@@ -34,7 +34,7 @@ FLITSIM_HD void step_traverse_out(const SimView& s, int rep, int r, int out, lon
   else send_on_output(s, rep, out, g, t);
 }
 
-FLITSIM_HD void step_traverse_in(const SimView& s, int rep, int gp, long long t) {
+FLITSIM_HD void step_traverse_in(const SimView& __restrict__ s, int rep, int gp, long long t) {
   const long long ip = s.pp(rep, gp);
   const int v = s.sa_req_vc[ip];
   if (v < 0) return;
@@ -49,6 +49,8 @@ FLITSIM_HD void step_traverse_in(const SimView& s, int rep, int gp, long long t)
   if (tail) {
     s.ivc_out_port[q] = -1;
     s.ivc_out_vc[q] = -1;
+    s.port_routed_mask[ip] &= ~(u64(1) << v);
+    s.port_held_mask[ip] &= ~(u64(1) << v);
   }
 }
 

@@ -27,12 +27,12 @@ FLITSIM_HD int rr_distance(int i, int rr, int n) { return i >= rr ? i - rr : i -
 
 // Creation cycle of the packet at the front of input VC q: its age for router.arbitration =
 // "age" (smaller is older).
-FLITSIM_HD long long front_created(const SimView& s, int rep, long long q) {
+FLITSIM_HD long long front_created(const SimView& __restrict__ s, int rep, long long q) {
   return s.pk_create[s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc_head[q]]))];
 }
 
 // Packet id slot of the front flit of input VC q.
-FLITSIM_HD long long front_packet(const SimView& s, int rep, long long q) {
+FLITSIM_HD long long front_packet(const SimView& __restrict__ s, int rep, long long q) {
   return s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc_head[q]]));
 }
 
@@ -45,7 +45,7 @@ FLITSIM_HD long long front_packet(const SimView& s, int rep, long long q) {
 // arrived on (class 0 from its own node), as BookSim2's min_dragonflynew keeps a packet's VC
 // up to its sink. Any ejection VC is deadlock-free: an ejection VC leads only to a sink, which
 // takes a flit every cycle, so no channel depends on it and it closes no dependency cycle.
-FLITSIM_HD int by_hop_vc(const SimView& s, long long q) {
+FLITSIM_HD int by_hop_vc(const SimView& __restrict__ s, long long q) {
   const int lo = s.ivc_vc_lo[q], hi = s.ivc_vc_hi[q];
   if (lo != 0 || hi != s.sz.V) return lo;
   if (!s.prm.eject_on_arrival_class || s.peer_port[s.ivc_out_port[q]] >= 0)
@@ -62,7 +62,7 @@ FLITSIM_HD int by_hop_vc(const SimView& s, long long q) {
 // have room, so a packet that starts never waits for credits mid-way), and lies in the range
 // the routing allows (by-hop: is that range's one VC). Depends only on w's own state, so an
 // output step may change other VCs' owners while it asks.
-FLITSIM_HD bool requests_vc(const SimView& s, int rep, long long q, int out, int w) {
+FLITSIM_HD bool requests_vc(const SimView& __restrict__ s, int rep, long long q, int out, int w) {
   if (s.prm.vc_policy == VcPolicy::ByHop ? w != by_hop_vc(s, q) : w < s.ivc_vc_lo[q] || w >= s.ivc_vc_hi[q])
     return false;
   const long long o = s.pv(rep, out, w);
@@ -71,7 +71,7 @@ FLITSIM_HD bool requests_vc(const SimView& s, int rep, long long q, int out, int
 }
 
 // The output VCs (bits) input VC q requests on port `out`.
-FLITSIM_HD u64 requested_vcs(const SimView& s, int rep, long long q, int out) {
+FLITSIM_HD u64 requested_vcs(const SimView& __restrict__ s, int rep, long long q, int out) {
   u64 m = 0;
   for (int w = 0; w < s.sz.V; ++w)
     if (requests_vc(s, rep, q, out, w)) m |= u64(1) << w;
@@ -83,7 +83,7 @@ FLITSIM_HD u64 requested_vcs(const SimView& s, int rep, long long q, int out) {
 //   spread: the one with the most credits (ties: the lowest), spreading packets over the range;
 //   by-hop: the range's one VC (by_hop_vc);
 //   random: the first from a start drawn per packet and hop (the same on every retry).
-FLITSIM_HD int prefer_vc(const SimView& s, int rep, long long q, int out, u64 vcs) {
+FLITSIM_HD int prefer_vc(const SimView& __restrict__ s, int rep, long long q, int out, u64 vcs) {
   if (!vcs) return -1;
   if (s.prm.vc_policy == VcPolicy::ByHop) return lowest_bit(vcs);
   const int lo = s.ivc_vc_lo[q], hi = s.ivc_vc_hi[q];
@@ -105,18 +105,23 @@ FLITSIM_HD int prefer_vc(const SimView& s, int rep, long long q, int out, u64 vc
 
 // The free output VC on port `out` that input VC q asks for with the separable input-first
 // VC allocator, or −1.
-FLITSIM_HD int pick_output_vc(const SimView& s, int rep, long long q, int out) {
+FLITSIM_HD int pick_output_vc(const SimView& __restrict__ s, int rep, long long q, int out) {
   return prefer_vc(s, rep, q, out, requested_vcs(s, rep, q, out));
 }
 
+// Input VCs of port ip (bits) in VC allocation: occupied, routed, without an output VC.
+FLITSIM_HD u64 vcs_awaiting_va(const SimView& __restrict__ s, long long ip) {
+  return s.port_vc_mask[ip] & s.port_routed_mask[ip] & ~s.port_held_mask[ip];
+}
+
 // Returns the output ports (local bits) this input requests, for the executor's skip masks.
-FLITSIM_HD u64 step_va_request(const SimView& s, int rep, int r, int gp) {
+FLITSIM_HD u64 step_va_request(const SimView& __restrict__ s, int rep, int r, int gp) {
   const int p0 = s.port_offset[r];
+  const long long ip = s.pp(rep, gp);
   u64 requested = 0;
-  for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {
+  for (u64 m = vcs_awaiting_va(s, ip); m; m &= m - 1) {
     const long long q = s.pv(rep, gp, lowest_bit(m));
     const int out = s.ivc_out_port[q];
-    if (out < 0 || s.ivc_out_vc[q] >= 0) continue;
     const int best = pick_output_vc(s, rep, q, out);
     if (best < 0) {
       s.ivc_out_vc[q] = -1;
@@ -125,13 +130,13 @@ FLITSIM_HD u64 step_va_request(const SimView& s, int rep, int r, int gp) {
     s.ivc_out_vc[q] = kRequesting - best;
     requested |= u64(1) << (out - p0);
   }
-  s.va_request[s.pp(rep, gp)] = requested;
+  s.va_request[ip] = requested;
   return requested;
 }
 
 // `requests`: the input ports (local bits) whose va_request names this output, transposed by
 // the executor once for all outputs (cycle.cuh, Ports::transpose).
-FLITSIM_HD void step_va_grant(const SimView& s, int rep, int r, int out, u64 requests) {
+FLITSIM_HD void step_va_grant(const SimView& __restrict__ s, int rep, int r, int out, u64 requests) {
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, V = s.sz.V, n_ivc = radix * V;
   int winner[kMaxVcs];  // per output VC: requester (local input VC index), −1 none
   long long winner_age[kMaxVcs];  // its packet's creation cycle (age arbitration)
@@ -141,7 +146,7 @@ FLITSIM_HD void step_va_grant(const SimView& s, int rep, int r, int out, u64 req
     if (!any)
       for (int w = 0; w < V; ++w) winner[w] = -1;
     any = true;
-    for (u64 m = s.port_vc_mask[s.pp(rep, p0 + i)]; m; m &= m - 1) {
+    for (u64 m = vcs_awaiting_va(s, s.pp(rep, p0 + i)); m; m &= m - 1) {
       const int v = lowest_bit(m);
       const long long q = s.pv(rep, p0 + i, v);
       if (s.ivc_out_vc[q] > kRequesting || s.ivc_out_port[q] != out) continue;
@@ -163,11 +168,12 @@ FLITSIM_HD void step_va_grant(const SimView& s, int rep, int r, int out, u64 req
   }
 }
 
-FLITSIM_HD void step_va_accept(const SimView& s, int rep, int gp, long long t) {
+FLITSIM_HD void step_va_accept(const SimView& __restrict__ s, int rep, int gp, long long t) {
   const long long ip = s.pp(rep, gp);
   if (!s.va_request[ip]) return;
   s.va_request[ip] = 0;
-  for (u64 m = s.port_vc_mask[ip]; m; m &= m - 1) {
+  u64 held = 0;
+  for (u64 m = vcs_awaiting_va(s, ip); m; m &= m - 1) {
     const int v = lowest_bit(m);
     const long long q = s.pv(rep, gp, v);
     if (s.ivc_out_vc[q] > kRequesting) continue;
@@ -175,8 +181,9 @@ FLITSIM_HD void step_va_accept(const SimView& s, int rep, int gp, long long t) {
     // Lost: request again next cycle.
     const bool won = s.ovc_owner[s.pv(rep, s.ivc_out_port[q], w)] == gp * s.sz.V + v;
     s.ivc_out_vc[q] = won ? w : -1;
-    if (won) s.ivc_va_at[q] = t;
+    if (won) s.ivc_va_at[q] = t, held |= u64(1) << v;
   }
+  s.port_held_mask[ip] |= held;
 }
 
 }  // namespace flitsim

@@ -118,7 +118,7 @@ FLITSIM_HD void step_va_accept_granted(const SimView& s, int rep, int gp, long l
       if (s.ovc_owner[s.pv(rep, out, w)] == gp * s.sz.V + v) granted |= u64(1) << w;
     const int w = prefer_vc(s, rep, q, out, granted);
     s.ivc_out_vc[q] = w;  // −1: lost, request again
-    if (w >= 0) s.ivc_va_at[q] = t;
+    if (w >= 0) s.ivc_va_at[q] = t, s.port_held_mask[ip] |= u64(1) << v;
   }
 }
 

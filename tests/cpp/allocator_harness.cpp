@@ -135,6 +135,8 @@ int main(int argc, char** argv) {
     ivc_count[q] = 1;
     ivc_out_port[q] = o;
     ivc_out_vc[q] = va || item.back() == '?' ? -1 : 0;
+    port_routed_mask[i] |= u64(1) << v;  // the stage masks the steps visit (state.cuh)
+    if (ivc_out_vc[q] >= 0) port_held_mask[i] |= u64(1) << v;
     if (item.back() == '~') won_now.push_back(q);
     ivc_vc_lo[q] = 0, ivc_vc_hi[q] = V;
     const int pid = i * V + v;
@@ -155,6 +157,7 @@ int main(int argc, char** argv) {
         }
       for (long long q = 0; q < (long long)ivc_out_vc.size(); ++q)  // free them: ask again
         if (ivc_out_port[q] >= 0) ivc_out_vc[q] = -1;
+      std::fill(port_held_mask.begin(), port_held_mask.end(), 0);
       std::fill(ovc_owner.begin(), ovc_owner.end(), -1);
     } else {
       for (long long q : won_now) ivc_va_at[q] = t;
