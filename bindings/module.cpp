@@ -10,6 +10,7 @@
 #include "host/driver.hpp"
 #include "host/engine_keys.hpp"
 #include "host/router_presets.hpp"
+#include "host/router_stage_delays.hpp"
 #include "host/state_memory.hpp"
 #include "host/traffic_choice.hpp"
 #include "host/topology.hpp"
@@ -328,6 +329,9 @@ PYBIND11_MODULE(_core, m) {
         return out;
       },
       "router.preset name -> {key: value}, every preset (router_presets.cpp).");
+  m.def(
+      "router_stage_delay_keys", [] { return router_stage_delay_keys(); },
+      "The [router] stage-delay keys, the pipeline's four then credit_delay (router_stage_delays.cpp).");
   m.def(
       "engine_int_keys",
       [] {

@@ -7,6 +7,7 @@
 #include "engine_keys.hpp"
 #include "router_buffering.hpp"
 #include "router_presets.hpp"
+#include "router_stage_delays.hpp"
 #include "routing_keys.hpp"
 
 
@@ -75,6 +76,8 @@ static void parse_router_model(const Params& router, EngineConfig& c) {
   parse_booksim_router_conventions(router, c);
   // Extra cycles on the node -> router channel (BookSim2's injection channel: 1, docs/validation.md).
   c.injection_delay = int32_t(engine_int(router, "injection_delay", 0));
+  // Extra cycles before a credit reaches the upstream router (BookSim2's credit_delay; initial_state.cpp).
+  c.credit_delay = int32_t(engine_int(router, "credit_delay", 0));
 }
 
 // `router`: the [router] keys with router.preset's added (parse_engine_config).
@@ -162,7 +165,8 @@ static EngineConfig parse_sections(const Params& router, const Params& channels,
 
 EngineConfig parse_engine_config(const Params& router_given, const Params& channels, const Params& routing,
                                  const Params& traffic, const Params& sim) {
-  const Params router = with_router_preset(router_given);  // a preset's keys, where not given
+  // latency and va_sa from the stage delays (router_stage_delays.cpp), then a preset's keys where not given
+  const Params router = with_router_preset(with_router_stage_delays(router_given));
   try {
     return parse_sections(router, channels, routing, traffic, sim);
   } catch (const ConfigError& e) {

@@ -28,6 +28,7 @@ struct EngineConfig {
   bool cioq = false;
   int32_t speedup = 1, output_buffer = 0;
   int32_t injection_delay = 0;     // router.injection_delay: extra cycles on the node -> router channel
+  int32_t credit_delay = 0;        // router.credit_delay: extra cycles on router -> router credit rings
   // Allocators (parse_allocators): router.sw_allocator, vc_allocator, alloc_iterations.
   Allocator sw_allocator = Allocator::Islip, vc_allocator = Allocator::SeparableInputFirst;
   int32_t va_iterations = 1;       // router.alloc_iterations (sa_iterations: the switch's alone)

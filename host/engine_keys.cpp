@@ -29,6 +29,12 @@ const std::vector<IntKeyBound>& engine_int_keys() {
       {"router", "buffer_bytes", 1, int64_t(1) << 40, "bytes per VC (with traffic.flit_bytes)"},
       {"router", "output_buffer_bytes", 1, int64_t(1) << 40, "bytes per output queue (with traffic.flit_bytes)"},
       {"router", "injection_delay", 0, int64_t(1) << 20, "channel ring slots (int32)"},
+      // router_stage_delays.cpp: the pipeline keys fold into router.latency (at most st_delay + 1)
+      {"router", "routing_delay", 0, int64_t(1) << 20, "cycles (only 0 is modelled)"},
+      {"router", "vc_alloc_delay", 0, int64_t(1) << 20, "cycles (0 or 1 are modelled)"},
+      {"router", "sw_alloc_delay", 0, int64_t(1) << 20, "cycles (0 or 1 are modelled)"},
+      {"router", "st_delay", 0, (int64_t(1) << 20) - 1, "router.latency = st_delay + 1 at most: channel ring slots"},
+      {"router", "credit_delay", 0, int64_t(1) << 20, "credit ring slots (int32)"},
       {"channels", "*", 1, int64_t(1) << 20, "channel ring slots (int32)"},
       {"traffic", "packet_size", 1, int64_t(1) << 20, "flits per packet (int32)"},
       {"traffic", "flit_bytes", 1, int64_t(1) << 20, "bytes per flit (router buffers in bytes)"},

@@ -190,14 +190,17 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   }
 
   // Channel rings: a port's input ring is fed by the peer's output (router latency + channel
-  // latency) or by its node (terminal latency); credits travel back with the channel latency.
+  // latency) or by its node (terminal latency); credits travel back with the channel latency
+  // (plus router.credit_delay between routers).
   const int32_t term_lat = channel_latency(t, cfg, 0);
   std::vector<int32_t> fring_delay(sz.P), cring_delay(sz.P);
   for (int gp = 0; gp < sz.P; ++gp) {
     const int32_t lat = channel_latency(t, cfg, t.port_class[gp]);
     const bool terminal = t.peer_port[gp] < 0;
     fring_delay[gp] = terminal ? term_lat + cfg.injection_delay : cfg.router_latency + lat;
-    cring_delay[gp] = terminal ? 0 : lat;  // terminal ports get no credits back (sinks always accept)
+    // Terminal ports get no credits back (sinks always accept); router.credit_delay delays a
+    // router's credits only (BookSim2's routers delay the credits they receive, its nodes do not).
+    cring_delay[gp] = terminal ? 0 : lat + cfg.credit_delay;
   }
   auto lengths = [](const std::vector<int32_t>& delay) {  // smallest power of two > delay
     std::vector<int32_t> len(delay.size());

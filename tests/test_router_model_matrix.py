@@ -30,7 +30,8 @@ import pytest
 
 import flitsim
 from flitsim import _core
-from flitsim.config import ALGORITHMS, ROUTER_PRESETS, SCHEMA, TOPOLOGY_KEYS, ConfigError, normalize
+from flitsim.config import (ALGORITHMS, PIPELINE_DELAY_KEYS, ROUTER_PRESETS, SCHEMA, TOPOLOGY_KEYS, ConfigError,
+                            normalize)
 from flitsim.results import ENGINE_STATISTICS
 from flitsim.validation import bool_rule
 
@@ -104,10 +105,12 @@ CASES = cases()
 
 
 def router_of(keys):
-    """The base router with `keys`; a preset's own keys and a size given in bytes replace the
-    base's, so that each preset runs as it is defined."""
+    """The base router with `keys`; a preset's own keys, a size given in bytes and the stage
+    delays (which state router.latency) replace the base's, so that each runs as it is defined."""
+    stages = any(k in keys for k in PIPELINE_DELAY_KEYS)
     base = {k: v for k, v in BASE_ROUTER.items()
-            if k not in ROUTER_PRESETS.get(keys.get("preset"), {}) and f"{k}_bytes" not in keys}
+            if k not in ROUTER_PRESETS.get(keys.get("preset"), {}) and f"{k}_bytes" not in keys
+            and not (stages and k == "latency")}
     return {**base, **keys}
 
 
@@ -214,6 +217,8 @@ def random_cases(seed, n):
             keys["architecture"] = "cioq"
         if keys.get("speculative"):
             keys["va_sa"] = "separate"
+        if any(k in keys for k in PIPELINE_DELAY_KEYS):
+            keys.pop("latency", None), keys.pop("va_sa", None)  # the stage delays state them
         for flits in ("buffer", "output_buffer"):
             if f"{flits}_bytes" in keys:
                 keys.pop(flits, None)  # both given is refused: one-key cases test that
@@ -236,10 +241,15 @@ def must_refuse(router_keys, traffic_keys, classes):
     """Whether a rule refuses a case (docs/configuration.md): fewer VCs than the routing's
     deadlock-avoidance classes, a cioq-only key set with the iq architecture, a size in bytes
     without traffic.flit_bytes, speculation without va_sa = "separate", VCT with a packet
-    larger than a VC buffer."""
+    larger than a VC buffer, a stage delay flitsim does not model."""
     def value(key, default=None):  # as the engine sees it: given, else the preset's, else default
         return router_of(router_keys).get(key, ROUTER_PRESETS.get(router_keys.get("preset"), {}).get(key, default))
     iq = value("architecture", "iq") == "iq"
+    if any(k in router_keys for k in PIPELINE_DELAY_KEYS):  # they state va_sa (unset allocation delays: 1)
+        one_each = router_keys.get("vc_alloc_delay", 1) >= 1 and router_keys.get("sw_alloc_delay", 1) >= 1
+        va_sa = "separate" if one_each else "same-cycle"
+    else:
+        va_sa = value("va_sa")
     in_bytes = [k for k in router_keys if k.endswith("_bytes")]
     if in_bytes and "flit_bytes" not in traffic_keys:
         return True
@@ -247,8 +257,11 @@ def must_refuse(router_keys, traffic_keys, classes):
     return (value("vcs") < classes
             or iq and (router_keys.get("speedup", 1) != 1 or "output_buffer" in router_keys
                        or "output_buffer_bytes" in router_keys)
-            or router_keys.get("speculative") is True and value("va_sa") != "separate"
-            or value("flow_control") == "vct" and buffer < TRAFFIC["packet_size"])
+            or router_keys.get("speculative") is True and va_sa != "separate"
+            or value("flow_control") == "vct" and buffer < TRAFFIC["packet_size"]
+            # stage delays flitsim does not model (a VC turnaround of more than 2 cycles)
+            or router_keys.get("routing_delay", 0) > 0
+            or router_keys.get("vc_alloc_delay", 0) > 1 or router_keys.get("sw_alloc_delay", 0) > 1)
 
 
 def test_the_matrix_covers_every_kind_and_router_key():

@@ -56,6 +56,11 @@ PATTERNS = tuple(_core.patterns())
 # Every router.preset and its [router] keys (host/router_presets.cpp): a key the preset sets
 # replaces that key's default here (_router_defaults).
 ROUTER_PRESETS: dict[str, dict[str, Any]] = dict(_core.router_presets())
+# The [router] stage-delay keys (host/router_stage_delays.cpp): BookSim2's pipeline stages, the
+# four that state router.latency and va_sa first, then credit_delay. Any of the four replaces
+# router.latency's default (the engine derives it; _router_defaults).
+STAGE_DELAY_KEYS: tuple[str, ...] = tuple(_core.router_stage_delay_keys())
+PIPELINE_DELAY_KEYS = STAGE_DELAY_KEYS[:-1]
 
 # Defaults of every key that has one. Keys of a section without a default are optional:
 # they appear in the normalised dict only when set, and the engine picks per-algorithm
@@ -146,6 +151,8 @@ SCHEMA: dict[str, dict[str, Checker]] = {
                **{k: _engine_int("router", k, 1) for k in ("speedup", "buffer_bytes")},
                **{k: _output_queue_depth(k) for k in ("output_buffer", "output_buffer_bytes")},
                "injection_delay": _engine_int("router", "injection_delay", 0),
+               # stage delays (host/router_stage_delays.cpp): the engine derives latency and va_sa
+               **{k: _engine_int("router", k, 0) for k in STAGE_DELAY_KEYS},
                # allocators (host/engine_config.cpp parse_allocators)
                "sw_allocator": _choice(ALLOCATORS), "vc_allocator": _choice(ALLOCATORS), "speculative": _bool,
                # BookSim2's conventions (host/engine_config.cpp parse_booksim_router_conventions)
@@ -238,14 +245,17 @@ def _normalize_channels(sec: dict[str, Any]) -> dict[str, Any]:
 
 def _router_defaults(sec: dict[str, Any]) -> dict[str, Any]:
     """[router] defaults: a preset's value replaces a key's default (explicit keys still win),
-    and a size given in bytes (buffer_bytes) replaces the default size in flits (buffer); the
-    engine refuses both given together."""
+    a size given in bytes (buffer_bytes) replaces the default size in flits (buffer), and the
+    stage delays replace router.latency; the engine refuses both given together (unless they
+    agree, for the stage delays)."""
     out = dict(DEFAULTS["router"])
     preset = ROUTER_PRESETS.get(sec.get("preset"), {})
     out.update({k: v for k, v in preset.items() if k in out})
     for key in list(out):
         if f"{key}_bytes" in sec and key not in sec:
             del out[key]
+    if any(k in sec for k in PIPELINE_DELAY_KEYS) and "latency" not in sec:
+        del out["latency"]  # the stage delays state it
     return out
 
 
