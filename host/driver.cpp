@@ -148,7 +148,7 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
 
   const Sizes& sz = h.sz;
   const long long window_end = cfg.warmup + cfg.measure, limit = window_end + cfg.drain_limit;
-  std::vector<bool> done(sz.reps, false), drained(sz.reps, false), stalled(sz.reps, false);
+  std::vector<bool> done(sz.reps, false), drained(sz.reps, false), stalled(sz.reps, false), paused(sz.reps, false);
   long long t = 0;
   bool all_done = false;
   int n_done_last = 0;
@@ -189,7 +189,14 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
         // briefly: a lock-up may have formed just now) is not called saturated yet.
         const bool behind = accepted_below_offered(c.created_flits, c.ejected_flits,
                                                    (long long)sz.N * cfg.measure, cfg.saturation_tolerance);
-        if (behind && still > 0) stalled[rep] = true;
+        // A pause seen at one check is told from a lock-up at the next: a replica that moved
+        // since then is alive. A credit-bound network pauses periodically, and a pause that
+        // fell on every chunk boundary used to keep such a replica running forever.
+        if (behind && still > 0) {
+          const bool moved_since_pause = paused[rep] && h.counters[rep].last_move >= t - n;
+          paused[rep] = !moved_since_pause;
+          if (paused[rep]) stalled[rep] = true;
+        }
         done[rep] = (drained[rep] || behind) && !stalled[rep];
       }
       n_done += done[rep];

@@ -1,4 +1,7 @@
 """The cycle engine against exact formulas and invariants (issue 2's test list)."""
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -134,6 +137,26 @@ def test_deadlock_before_the_window_ends_is_not_disguised_as_saturation():
     sat = flitsim.run(small_dragonfly(traffic={"load": 1.0}, sim={"warmup": 100, "measure": 250,
                                                                  "drain_limit": 100}), backend="cpu")
     assert sat.saturated and sat.cycles <= 350 + 128
+
+
+def test_credit_bound_saturated_network_stops(tmp_path):
+    # Two routers, one VC of 2 flits, router latency 2: the credit round trip (6 cycles) is
+    # longer than the buffer, so flits move in bursts and pause. At seed 3 every chunk boundary
+    # fell in a pause, and the driver, taking each pause for a lock-up that may have just
+    # formed, ran this saturated replica forever. It must stop as saturated within a chunk or
+    # two of the drain limit. Run in a child process so a regression fails instead of hanging.
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import flitsim\n"
+        "c = {'topology': {'kind': 'hyperx', 'widths': [2], 'terminals': 1},\n"
+        "     'router': {'vcs': 1, 'buffer': 2, 'latency': 2}, 'routing': {'algorithm': 'dor'},\n"
+        "     'traffic': {'pattern': 'uniform', 'load': 1.0, 'packet_size': 1},\n"
+        "     'sim': {'warmup': 100, 'measure': 400, 'seed': 3, 'drain_limit': 1000}}\n"
+        "r = flitsim.run(c, backend='cpu', threads=1, progress=False)\n"
+        "print(r.saturated, r.cycles)\n")
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=True)
+    saturated, cycles = out.stdout.splitlines()[-1].split()  # last line: an editable install may print its rebuild
+    assert saturated == "True" and int(cycles) <= 100 + 400 + 2 * 128
 
 
 @pytest.mark.parametrize("section,key,value,message", [
