@@ -34,7 +34,7 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--backend", choices=("auto", "cpu", "cuda"), default="auto",
                    help="auto (default) uses the GPU when one is usable")
     p.add_argument("--threads", type=_threads, metavar="N",
-                   help="CPU threads (default: all cores)")
+                   help="CPU threads (default: measured while running, up to all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_run)
 
