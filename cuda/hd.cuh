@@ -4,8 +4,14 @@
 
 #if defined(__CUDACC__)
 #define FLITSIM_HD __host__ __device__ __forceinline__
+#define FLITSIM_HD_STEP FLITSIM_HD
 #else
 #define FLITSIM_HD inline
+// The per-port allocation steps, inlined into their executor loop on the CPU too: g++ stops
+// inlining them once the router-model options make them a little larger, and the calls then
+// cost 9 % more instructions per cycle at load 0.5 (callgrind, benchmarks/results/
+// cpu-2core-2026-11-24c-wallclock.md).
+#define FLITSIM_HD_STEP inline __attribute__((always_inline))
 #endif
 
 namespace flitsim {

@@ -53,7 +53,7 @@ FLITSIM_HD int rr_pick(u64 mask, int ptr) {
 // `spec` (router.speculative, with va_sa = "separate"): instead, the output VC v bids for
 // speculatively: v is a routed head still VC-allocating in cycle t (it lost or won its output VC
 // in this cycle); one that won needs a downstream credit, one that lost cannot know.
-FLITSIM_HD int ready_output(const SimView& __restrict__ s, int rep, int gp, int v, int p0, long long t, bool spec = false) {
+FLITSIM_HD_STEP int ready_output(const SimView& __restrict__ s, int rep, int gp, int v, int p0, long long t, bool spec = false) {
   const long long q = s.pv(rep, gp, v);
   const int ov = s.ivc_out_vc[q];
   if (spec) {
@@ -118,7 +118,7 @@ FLITSIM_HD bool input_arbiter_by_output(const SimView& s) {
 
 // Returns the outputs (local bits) this input requests, for the executor's skip masks.
 // `spec`: the speculative pass (router.speculative), after the others, for what they left.
-FLITSIM_HD u64 step_sa_request(const SimView& __restrict__ s, int rep, int r, int gp, int it, long long t, bool spec = false) {
+FLITSIM_HD_STEP u64 step_sa_request(const SimView& __restrict__ s, int rep, int r, int gp, int it, long long t, bool spec = false) {
   const int p0 = s.port_offset[r];
   const long long ip = s.pp(rep, gp);
   if (it == 0) s.sa_accept[ip] = -1;
@@ -167,7 +167,7 @@ FLITSIM_HD u64 step_sa_grant(const SimView& __restrict__ s, int rep, int r, int 
 }
 
 // Runs for the inputs some output granted. Returns the output accepted (a local bit).
-FLITSIM_HD u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r, int gp, int it, long long t,
+FLITSIM_HD_STEP u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r, int gp, int it, long long t,
                               bool spec = false) {
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, me = gp - p0;
   const long long ip = s.pp(rep, gp);

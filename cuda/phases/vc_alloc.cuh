@@ -115,7 +115,7 @@ FLITSIM_HD u64 vcs_awaiting_va(const SimView& __restrict__ s, long long ip) {
 }
 
 // Returns the output ports (local bits) this input requests, for the executor's skip masks.
-FLITSIM_HD u64 step_va_request(const SimView& __restrict__ s, int rep, int r, int gp) {
+FLITSIM_HD_STEP u64 step_va_request(const SimView& __restrict__ s, int rep, int r, int gp) {
   const int p0 = s.port_offset[r];
   const long long ip = s.pp(rep, gp);
   u64 requested = 0;
@@ -136,7 +136,7 @@ FLITSIM_HD u64 step_va_request(const SimView& __restrict__ s, int rep, int r, in
 
 // `requests`: the input ports (local bits) whose va_request names this output, transposed by
 // the executor once for all outputs (cycle.cuh, Ports::transpose).
-FLITSIM_HD void step_va_grant(const SimView& __restrict__ s, int rep, int r, int out, u64 requests) {
+FLITSIM_HD_STEP void step_va_grant(const SimView& __restrict__ s, int rep, int r, int out, u64 requests) {
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, V = s.sz.V, n_ivc = radix * V;
   int winner[kMaxVcs];  // per output VC: requester (local input VC index), −1 none
   long long winner_age[kMaxVcs];  // its packet's creation cycle (age arbitration)
