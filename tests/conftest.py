@@ -53,3 +53,18 @@ def run_engine_script(script: str, threads: int = 1, order: str | None = None):
     proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def build_cpp_harness(tmp_path_factory, source: str):
+    """Compile tests/cpp/SOURCE.cpp (a harness that runs engine code on fixed inputs) into a
+    temporary executable and return its path; skip when there is no C++ compiler."""
+    import shutil
+    from pathlib import Path
+    cxx = os.environ.get("CXX") or shutil.which("g++") or shutil.which("c++")
+    if not cxx:
+        pytest.skip("no C++ compiler")
+    root = Path(__file__).resolve().parent.parent
+    exe = tmp_path_factory.mktemp(source) / source
+    subprocess.run([cxx, "-O1", "-std=c++17", f"-I{root}", str(root / "tests" / "cpp" / f"{source}.cpp"),
+                    "-o", str(exe)], check=True, timeout=300)
+    return exe

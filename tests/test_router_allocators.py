@@ -9,7 +9,6 @@ import itertools
 import json
 import os
 import random
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import pytest
 
 import corpus
 import flitsim
-from conftest import small_dragonfly, run_engine_script
+from conftest import build_cpp_harness, small_dragonfly, run_engine_script
 from flitsim.runner import simulate_raw
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,12 +26,7 @@ FULL_2X2 = "0.0>0,0.1>1,1.0>0,1.1>1"  # each input has a VC for each output
 
 @pytest.fixture(scope="module")
 def harness(tmp_path_factory):
-    cxx = os.environ.get("CXX") or shutil.which("g++") or shutil.which("c++")
-    if not cxx:
-        pytest.skip("no C++ compiler")
-    exe = tmp_path_factory.mktemp("alloc") / "allocator_harness"
-    subprocess.run([cxx, "-O1", "-std=c++17", f"-I{ROOT}", str(ROOT / "tests/cpp/allocator_harness.cpp"),
-                    "-o", str(exe)], check=True, timeout=300)
+    exe = build_cpp_harness(tmp_path_factory, "allocator_harness")
 
     def run(mode, alloc, req, radix=2, vcs=2, cycles=1, **opts):
         args = [str(exe), f"mode={mode}", f"alloc={alloc}", f"req={req}", f"radix={radix}", f"vcs={vcs}",

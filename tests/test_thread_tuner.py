@@ -3,25 +3,18 @@ thread count, each run takes the count measured fastest, and the others are re-m
 kExploreEvery (16) runs, so a run never stays long on a count that a busy machine made slow.
 The policy runs on synthetic timings in tests/cpp/thread_tuner_harness.cpp; that results do
 not depend on the thread count is tests/test_corpus.py's and test_threads*'s job."""
-import os
-import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import build_cpp_harness
+
 EXPLORE_EVERY = 16
 
 
 @pytest.fixture(scope="module")
 def tuner(tmp_path_factory):
-    cxx = os.environ.get("CXX") or shutil.which("g++") or shutil.which("c++")
-    if not cxx:
-        pytest.skip("no C++ compiler")
-    exe = tmp_path_factory.mktemp("tuner") / "thread_tuner_harness"
-    subprocess.run([cxx, "-O1", "-std=c++17", f"-I{ROOT}", str(ROOT / "tests/cpp/thread_tuner_harness.cpp"),
-                    "-o", str(exe)], check=True, timeout=300)
+    exe = build_cpp_harness(tmp_path_factory, "thread_tuner_harness")
 
     def run(max_threads, runs, costs):
         out = subprocess.run([str(exe), str(max_threads), str(runs), costs], check=True,
