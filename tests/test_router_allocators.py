@@ -10,7 +10,6 @@ import json
 import os
 import random
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +18,6 @@ import flitsim
 from conftest import build_cpp_harness, small_dragonfly, run_engine_script
 from flitsim.runner import simulate_raw
 
-ROOT = Path(__file__).resolve().parent.parent
 ALLOCATORS = ["islip", "separable-input-first", "separable-output-first", "wavefront"]
 FULL_2X2 = "0.0>0,0.1>1,1.0>0,1.1>1"  # each input has a VC for each output
 
