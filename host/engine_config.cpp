@@ -39,39 +39,31 @@ static void parse_allocators(const Params& router, EngineConfig& c) {
                                "the switch in the cycle it wins its output VC)");
 }
 
+// A key of two values, `off` (the default) or `on`: true for `on`, refused otherwise.
+static bool two_way(const Params& p, const std::string& key, const std::string& off, const std::string& on) {
+  const std::string v = p.get_str(key, off);
+  if (v != off && v != on) p.fail(key, "must be \"" + off + "\" or \"" + on + "\", got \"" + v + "\"");
+  return v == on;
+}
+
 // router.sw_input_arbiter and eject_vc: two conventions of BookSim2's iq router and dragonfly
 // routings that flitsim's own router does differently (docs/configuration.md, docs/validation.md).
 static void parse_booksim_router_conventions(const Params& router, EngineConfig& c) {
-  const std::string arbiter = router.get_str("sw_input_arbiter", "vc");
-  if (arbiter != "vc" && arbiter != "output")
-    router.fail("sw_input_arbiter", "must be \"vc\" or \"output\", got \"" + arbiter + "\"");
-  c.sw_input_by_output = arbiter == "output";
-  const std::string eject = router.get_str("eject_vc", "last-class");
-  if (eject != "last-class" && eject != "arrival")
-    router.fail("eject_vc", "must be \"last-class\" or \"arrival\", got \"" + eject + "\"");
-  c.eject_on_arrival_class = eject == "arrival";
+  c.sw_input_by_output = two_way(router, "sw_input_arbiter", "vc", "output");
+  c.eject_on_arrival_class = two_way(router, "eject_vc", "last-class", "arrival");
 }
 
 // router.va_sa, vc_policy, arbitration and flow_control: the router model's options (README "The
 // model", docs/configuration.md). router.preset's keys are already in `router` (router_presets.cpp).
 static void parse_router_model(const Params& router, EngineConfig& c) {
-  const std::string va_sa = router.get_str("va_sa", "same-cycle");
-  if (va_sa != "same-cycle" && va_sa != "separate")
-    router.fail("va_sa", "must be \"same-cycle\" or \"separate\", got \"" + va_sa + "\"");
-  c.va_sa_separate = va_sa == "separate";
+  c.va_sa_separate = two_way(router, "va_sa", "same-cycle", "separate");
   const std::string policy = router.get_str("vc_policy", "spread");
   if (policy == "spread") c.vc_policy = VcPolicy::Spread;
   else if (policy == "by-hop") c.vc_policy = VcPolicy::ByHop;
   else if (policy == "random") c.vc_policy = VcPolicy::Random;
   else router.fail("vc_policy", "must be \"spread\", \"by-hop\" or \"random\", got \"" + policy + "\"");
-  const std::string arb = router.get_str("arbitration", "round-robin");
-  if (arb != "round-robin" && arb != "age")
-    router.fail("arbitration", "must be \"round-robin\" or \"age\", got \"" + arb + "\"");
-  c.age_arbitration = arb == "age";
-  const std::string fc = router.get_str("flow_control", "wormhole");
-  if (fc != "wormhole" && fc != "vct")
-    router.fail("flow_control", "must be \"wormhole\" or \"vct\", got \"" + fc + "\"");
-  c.vct = fc == "vct";
+  c.age_arbitration = two_way(router, "arbitration", "round-robin", "age");
+  c.vct = two_way(router, "flow_control", "wormhole", "vct");
   parse_allocators(router, c);
   parse_booksim_router_conventions(router, c);
   // Extra cycles on the node -> router channel (BookSim2's injection channel: 1, docs/validation.md).
