@@ -22,13 +22,14 @@ void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
 }
 
-template <class T>
-void to_device(T*& dev, const std::vector<T>& host) {
+// Host arrays are std::vector or StateVector (host/huge_page_allocator.hpp).
+template <class T, class A>
+void to_device(T*& dev, const std::vector<T, A>& host) {
   check(cudaMalloc(&dev, host.size() * sizeof(T) + 1), "cudaMalloc");
   check(cudaMemcpy(dev, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
 }
-template <class T>
-void to_host(std::vector<T>& host, const T* dev) {
+template <class T, class A>
+void to_host(std::vector<T, A>& host, const T* dev) {
   check(cudaMemcpy(host.data(), dev, host.size() * sizeof(T), cudaMemcpyDeviceToHost), "download");
 }
 

@@ -1,4 +1,4 @@
-// Host-side storage of the whole simulation state: one std::vector per array of
+// Host-side storage of the whole simulation state: one vector per array of
 // FLITSIM_STATE_ARRAYS. The CPU backend simulates on it directly; the CUDA backend uploads it,
 // simulates on the device and downloads it back for statistics and invariant checks.
 #pragma once
@@ -6,14 +6,20 @@
 #include <vector>
 
 #include "cuda/state.cuh"
+#include "huge_page_allocator.hpp"
 
 namespace flitsim {
 
 struct HostState {
   Sizes sz;
   SimParams prm;
-#define FLITSIM_HOST_FIELD(type, name, count) std::vector<type> name;
-  FLITSIM_STATE_ARRAYS(FLITSIM_HOST_FIELD)
+  // Tables the host builds and never changes during a run: plain vectors.
+#define FLITSIM_HOST_TABLE(type, name, count) std::vector<type> name;
+  FLITSIM_TOPOLOGY_ARRAYS(FLITSIM_HOST_TABLE) FLITSIM_WORKLOAD_TABLES(FLITSIM_HOST_TABLE)
+#undef FLITSIM_HOST_TABLE
+  // The state the cycle changes, on huge pages where large (huge_page_allocator.hpp).
+#define FLITSIM_HOST_FIELD(type, name, count) StateVector<type> name;
+  FLITSIM_REPLICA_ARRAYS(FLITSIM_HOST_FIELD)
 #undef FLITSIM_HOST_FIELD
 
   // The driver's per-replica counters, refreshed by Backend::sync_counters.

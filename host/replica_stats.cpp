@@ -4,18 +4,18 @@ namespace flitsim {
 
 namespace {
 
-long long replica_sum(const std::vector<long long>& a, int rep, long long n) {
+long long replica_sum(const StateVector<long long>& a, int rep, long long n) {
   long long s = 0;
   for (long long i = 0; i < n; ++i) s += a[rep * n + i];
   return s;
 }
 
-std::vector<long long> replica_slice(const std::vector<long long>& a, int rep, long long n) {
+std::vector<long long> replica_slice(const StateVector<long long>& a, int rep, long long n) {
   return std::vector<long long>(a.begin() + rep * n, a.begin() + (rep + 1) * n);
 }
 
 // Per window batch, summed over the replica's nodes (layout [rep][node][batch]).
-std::vector<long long> batch_sum(const std::vector<long long>& a, int rep, const Sizes& sz) {
+std::vector<long long> batch_sum(const StateVector<long long>& a, int rep, const Sizes& sz) {
   std::vector<long long> out(sz.batches, 0);
   for (long long i = 0; i < (long long)sz.N * sz.batches; ++i)
     out[i % sz.batches] += a[(long long)rep * sz.N * sz.batches + i];
