@@ -10,10 +10,8 @@
 
 namespace flitsim {
 
-FLITSIM_HD long long ring_write_slot(int off, int len, long long t) { return off + (t & (len - 1)); }
-FLITSIM_HD long long ring_read_slot(int off, int len, int delay, long long t) {
-  return off + ((t - delay) & (len - 1));
-}
+FLITSIM_HD long long ring_write_slot(const RingSpan& r, long long t) { return r.off + (t & (r.len - 1)); }
+FLITSIM_HD long long ring_read_slot(const RingSpan& r, long long t) { return r.off + ((t - r.delay) & (r.len - 1)); }
 
 // Flit ring feeding the input side of port gp.
 FLITSIM_HD flit_t* fring_at(const SimView& __restrict__ s, int rep, long long slot) {
@@ -68,24 +66,28 @@ FLITSIM_HD void clear_arrivals(const SimView& __restrict__ s, int rep, int r, lo
 
 // Send a flit into the input side of port `to` (a router port) at cycle t.
 FLITSIM_HD void send_flit_to_port(const SimView& __restrict__ s, int rep, int to, flit_t f, long long t) {
-  *fring_at(s, rep, ring_write_slot(s.fring_off[to], s.fring_len[to], t)) = f;
-  note_arrival(s, rep, to, t + s.fring_delay[to]);
+  const RingSpan& ring = s.fring_span[to];
+  *fring_at(s, rep, ring_write_slot(ring, t)) = f;
+  note_arrival(s, rep, to, t + ring.delay);
 }
 // Send a flit to node n's sink.
 FLITSIM_HD void send_flit_to_node(const SimView& __restrict__ s, int rep, int n, flit_t f, long long t) {
-  *ering_at(s, rep, ring_write_slot(s.ering_off[n], s.ering_len[n], t)) = f;
-  note_arrival(s, rep, s.node_port[n], t + s.ering_delay[n]);
+  const RingSpan& ring = s.ering_span[n];
+  *ering_at(s, rep, ring_write_slot(ring, t)) = f;
+  note_arrival(s, rep, s.node_port[n], t + ring.delay);
 }
 // Return a credit for VC v of input port gp to whoever feeds it (a router's output or a NI).
 FLITSIM_HD void return_credit(const SimView& __restrict__ s, int rep, int gp, int v, long long t) {
   int up = s.peer_port[gp];
   if (up >= 0) {
-    *cring_at(s, rep, ring_write_slot(s.cring_off[up], s.cring_len[up], t)) = v;
-    note_arrival(s, rep, up, t + s.cring_delay[up]);
+    const RingSpan& ring = s.cring_span[up];
+    *cring_at(s, rep, ring_write_slot(ring, t)) = v;
+    note_arrival(s, rep, up, t + ring.delay);
   } else {
     int n = s.port_node[gp];
-    *nicring_at(s, rep, ring_write_slot(s.nicring_off[n], s.nicring_len[n], t)) = v;
-    note_arrival(s, rep, gp, t + s.nicring_delay[n]);
+    const RingSpan& ring = s.nicring_span[n];
+    *nicring_at(s, rep, ring_write_slot(ring, t)) = v;
+    note_arrival(s, rep, gp, t + ring.delay);
   }
 }
 

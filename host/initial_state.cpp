@@ -230,10 +230,14 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
 
   HostState& s = h;
   s.allocate();
-  s.fring_off = fring_off, s.fring_len = fring_len, s.cring_off = cring_off, s.cring_len = cring_len;
-  s.ering_off = ering_off, s.ering_len = ering_len, s.nicring_off = nicring_off, s.nicring_len = nicring_len;
-  s.fring_delay = fring_delay, s.cring_delay = cring_delay, s.ering_delay = ering_delay;
-  s.nicring_delay = nicring_delay;
+  auto spans = [](const std::vector<int32_t>& off, const std::vector<int32_t>& len, const std::vector<int32_t>& delay) {
+    std::vector<RingSpan> r(off.size());
+    for (size_t i = 0; i < r.size(); ++i) r[i].off = off[i], r[i].len = len[i], r[i].delay = delay[i];
+    return r;
+  };
+  s.fring_span = spans(fring_off, fring_len, fring_delay), s.cring_span = spans(cring_off, cring_len, cring_delay);
+  s.ering_span = spans(ering_off, ering_len, ering_delay);
+  s.nicring_span = spans(nicring_off, nicring_len, nicring_delay);
   s.port_offset = t.port_offset;
   s.port_router = t.port_router;
   s.peer_port = t.peer_port;
