@@ -66,13 +66,13 @@ FLITSIM_HD void clear_arrivals(const SimView& __restrict__ s, int rep, int r, lo
 
 // Send a flit into the input side of port `to` (a router port) at cycle t.
 FLITSIM_HD void send_flit_to_port(const SimView& __restrict__ s, int rep, int to, flit_t f, long long t) {
-  const RingSpan& ring = s.fring_span[to];
+  const RingSpan& ring = s.port_rings[to].flits;
   *fring_at(s, rep, ring_write_slot(ring, t)) = f;
   note_arrival(s, rep, to, t + ring.delay);
 }
 // Send a flit to node n's sink.
 FLITSIM_HD void send_flit_to_node(const SimView& __restrict__ s, int rep, int n, flit_t f, long long t) {
-  const RingSpan& ring = s.ering_span[n];
+  const RingSpan& ring = s.node_rings[n].flits;
   *ering_at(s, rep, ring_write_slot(ring, t)) = f;
   note_arrival(s, rep, s.node_port[n], t + ring.delay);
 }
@@ -80,12 +80,12 @@ FLITSIM_HD void send_flit_to_node(const SimView& __restrict__ s, int rep, int n,
 FLITSIM_HD void return_credit(const SimView& __restrict__ s, int rep, int gp, int v, long long t) {
   int up = s.peer_port[gp];
   if (up >= 0) {
-    const RingSpan& ring = s.cring_span[up];
+    const RingSpan& ring = s.port_rings[up].credits;
     *cring_at(s, rep, ring_write_slot(ring, t)) = v;
     note_arrival(s, rep, up, t + ring.delay);
   } else {
     int n = s.port_node[gp];
-    const RingSpan& ring = s.nicring_span[n];
+    const RingSpan& ring = s.node_rings[n].credits;
     *nicring_at(s, rep, ring_write_slot(ring, t)) = v;
     note_arrival(s, rep, gp, t + ring.delay);
   }

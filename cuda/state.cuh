@@ -93,9 +93,14 @@ struct Sizes {
 // One channel's delay line (rings.cuh): slots [off, off + len) of its ring array, len a power of
 // two > delay. One 16-byte record per channel rather than three arrays, so that a send or a
 // receive reads one cache line for all three: the three arrays caused ~20 % of the L1 read
-// misses of a 16,512-node dragonfly's cycle (cachegrind).
+// misses of a 16,512-node dragonfly's cycle (cachegrind). fring: flits into a port; cring:
+// credits into a port; ering: flits into a node's sink; nicring: credits into its interface.
 struct alignas(16) RingSpan {
   int32_t off = 0, len = 1, delay = 0, unused = 0;
+};
+// The two rings a port (or a node) receives from, side by side: its receive step reads both.
+struct ChannelRings {
+  RingSpan flits, credits;
 };
 
 // i + 1 wrapped to [0, n): the round-robin and FIFO step without a division (hot loops).
@@ -183,10 +188,8 @@ struct SimParams {
   X(int32_t, node_port, sz.N)                              \
   X(u64, router_terminals, sz.R) /* local ports (bits) with a node: the inject step's ports */ \
   X(i64, port_cal, sz.cal_len ? sz.P : 0) /* its byte in a replica's arrival calendar (rings.cuh) */ \
-  X(RingSpan, fring_span, sz.P) /* flits into port (input side) */ \
-  X(RingSpan, cring_span, sz.P) /* credits into port (output side) */ \
-  X(RingSpan, ering_span, sz.N) /* flits into a node's sink */ \
-  X(RingSpan, nicring_span, sz.N) /* credits into a node's interface */ \
+  X(ChannelRings, port_rings, sz.P) /* flits into the port's input side, credits into its output side */ \
+  X(ChannelRings, node_rings, sz.N) /* flits into the node's sink, credits into its interface */ \
   X(int32_t, df_gw_offset, sz.df_G ? sz.df_G * sz.df_G + 1 : 0) /* CSR: global ports group i -> j */ \
   X(int32_t, df_gw_ports, sz.df_links)                     \
   X(int32_t, df_local_port, sz.R * sz.df_a)                \

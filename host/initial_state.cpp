@@ -230,14 +230,18 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
 
   HostState& s = h;
   s.allocate();
-  auto spans = [](const std::vector<int32_t>& off, const std::vector<int32_t>& len, const std::vector<int32_t>& delay) {
-    std::vector<RingSpan> r(off.size());
-    for (size_t i = 0; i < r.size(); ++i) r[i].off = off[i], r[i].len = len[i], r[i].delay = delay[i];
+  // Per port (or node): the ring of flits into it and the ring of credits into it.
+  auto rings = [](const std::vector<int32_t>& f_off, const std::vector<int32_t>& f_len, const std::vector<int32_t>& f_delay,
+                  const std::vector<int32_t>& c_off, const std::vector<int32_t>& c_len, const std::vector<int32_t>& c_delay) {
+    std::vector<ChannelRings> r(f_off.size());
+    for (size_t i = 0; i < r.size(); ++i) {
+      r[i].flits.off = f_off[i], r[i].flits.len = f_len[i], r[i].flits.delay = f_delay[i];
+      r[i].credits.off = c_off[i], r[i].credits.len = c_len[i], r[i].credits.delay = c_delay[i];
+    }
     return r;
   };
-  s.fring_span = spans(fring_off, fring_len, fring_delay), s.cring_span = spans(cring_off, cring_len, cring_delay);
-  s.ering_span = spans(ering_off, ering_len, ering_delay);
-  s.nicring_span = spans(nicring_off, nicring_len, nicring_delay);
+  s.port_rings = rings(fring_off, fring_len, fring_delay, cring_off, cring_len, cring_delay);
+  s.node_rings = rings(ering_off, ering_len, ering_delay, nicring_off, nicring_len, nicring_delay);
   s.port_offset = t.port_offset;
   s.port_router = t.port_router;
   s.peer_port = t.peer_port;

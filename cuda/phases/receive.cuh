@@ -44,7 +44,7 @@ FLITSIM_HD void sink_accept(const SimView& __restrict__ s, int rep, int n, flit_
 
 // One port: its input channel and credit channel (or its node's sink and interface credits).
 FLITSIM_HD void step_receive(const SimView& __restrict__ s, int rep, int gp, long long t) {
-  flit_t* in = fring_at(s, rep, ring_read_slot(s.fring_span[gp], t));
+  flit_t* in = fring_at(s, rep, ring_read_slot(s.port_rings[gp].flits, t));
   if (*in != kNoFlit) {
     const flit_t f = *in;
     *in = kNoFlit;
@@ -60,18 +60,18 @@ FLITSIM_HD void step_receive(const SimView& __restrict__ s, int rep, int gp, lon
   }
   const int n = s.port_node[gp];
   if (n < 0) {
-    int32_t* cr = cring_at(s, rep, ring_read_slot(s.cring_span[gp], t));
+    int32_t* cr = cring_at(s, rep, ring_read_slot(s.port_rings[gp].credits, t));
     if (*cr >= 0) {
       s.ovc_credits[s.pv(rep, gp, *cr)] += 1;
       *cr = -1;
     }
   } else {
-    flit_t* ej = ering_at(s, rep, ring_read_slot(s.ering_span[n], t));
+    flit_t* ej = ering_at(s, rep, ring_read_slot(s.node_rings[n].flits, t));
     if (*ej != kNoFlit) {
       sink_accept(s, rep, n, *ej, t);
       *ej = kNoFlit;
     }
-    int32_t* cr = nicring_at(s, rep, ring_read_slot(s.nicring_span[n], t));
+    int32_t* cr = nicring_at(s, rep, ring_read_slot(s.node_rings[n].credits, t));
     if (*cr >= 0) {
       s.ni_credits[s.nn(rep, n) * s.sz.V + *cr] += 1;
       *cr = -1;
