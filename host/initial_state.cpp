@@ -59,7 +59,7 @@ void init_bernoulli_sources(HostState& s, const Sizes& sz, int r) {
     cdf[i] = p >= 1.0 ? (u64(1) << 32) : u64(std::llround(-std::expm1((i + 1) * std::log1p(-p)) * 4294967296.0));
   for (int n = 0; n < sz.N; ++n) {
     const size_t ni = size_t(r) * sz.N + n;
-    s.ni_next_at[ni] = s.ni_scan[ni] = creation_gap(s.rep_seed[r], cdf, n, 0) - 1;
+    s.ni_next_at[ni] = s.ni_scan[ni] = s.ni_wake_at[ni] = creation_gap(s.rep_seed[r], cdf, n, 0) - 1;
     s.ni_next_k[ni] = s.ni_scan_k[ni] = 0;
   }
 }
