@@ -23,12 +23,16 @@ def assert_identical(a, b):
         assert getattr(a, k) == getattr(b, k), k
 
 
-def test_zero_load_latency_equals_formula():
+@pytest.mark.parametrize("allocators", [{}, {"sw_allocator": "wavefront"}, {"sw_allocator": "separable-output-first"},
+                                        {"vc_allocator": "wavefront"}, {"vc_allocator": "separable-output-first"}])
+def test_zero_load_latency_equals_formula(allocators):
     # Without contention a packet of S flits over H router-to-router hops takes
     # (S-1) + 2*Lt + (H+1)*Lr + H*Lc cycles from creation to tail arrival (terminal latency
-    # Lt both ways, router pipeline Lr at every router, channel latency Lc per hop).
+    # Lt both ways, router pipeline Lr at every router, channel latency Lc per hop), whichever
+    # allocators the router uses (the wavefront switch allocator once let an idle input's
+    # match of an earlier cycle hold its output: 5 cycles more at load 0.1).
     S, Lt, Lr, Lc = 3, 2, 1, 3
-    cfg = small_dragonfly(router={"latency": Lr}, channels={"terminal": Lt, "local": Lc, "global": Lc},
+    cfg = small_dragonfly(router={"latency": Lr, **allocators}, channels={"terminal": Lt, "local": Lc, "global": Lc},
                           traffic={"load": 0.0015, "packet_size": S}, sim={"warmup": 0, "measure": 4000})
     r = flitsim.run(cfg, backend="cpu")
     assert r.packets_measured >= 100

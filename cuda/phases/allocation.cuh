@@ -79,7 +79,9 @@ FLITSIM_HD PortSets switch_pass(const SimView& __restrict__ s, int rep, int r, l
     for (int d = 0; d < radix && m.inputs != sa.inputs && (m.outputs & sa.outputs) != sa.outputs; ++d) {
       const int k = first + d < radix ? first + d : first + d - radix;
       const u64 taken = m.outputs;
-      m = ports.gather([&](int gp) { return step_sa_wavefront_cell(s, rep, r, gp, k, taken); });
+      // Only the inputs that requested in this pass: an idle input's sa_accept is left from the
+      // last cycle it was matched in, and read here it held that output for nobody.
+      m = ports.gather_of(sa.inputs, [&](int gp) { return step_sa_wavefront_cell(s, rep, r, gp, k, taken); });
     }
     ports.each_of(m.inputs, [&](int gp) { step_sa_wavefront_vc(s, rep, r, gp, t, spec); });
     ports.each_of(m.outputs, [&](int gp) { step_sa_wavefront_match(s, rep, r, gp, m.inputs); });
