@@ -360,6 +360,19 @@ struct SimView {
   // Index helpers: replica-major, then the entity.
   FLITSIM_HD long long pv(int rep, int gp, int v) const { return ((long long)rep * sz.P + gp) * sz.V + v; }
   FLITSIM_HD long long pp(int rep, int gp) const { return (long long)rep * sz.P + gp; }
+  // Index of port gp (of the router whose first port is p0) in the switch allocator's
+  // scratch (sa_request, sa_ready, sa_grant, sa_accept), which lives only within one router's
+  // cycle. On the GPU one entry per port; on the CPU the executor points these arrays at a
+  // per-thread buffer of kMaxRadix entries, which stays in L1 from one router to the next
+  // (host/cpu_backend.cpp, ThreadScratch).
+  FLITSIM_HD long long sp(int rep, int gp, int p0) const {
+#if defined(__CUDA_ARCH__)
+    return pp(rep, gp);
+#else
+    (void)rep;
+    return gp - p0;
+#endif
+  }
   FLITSIM_HD long long nn(int rep, int n) const { return (long long)rep * sz.N + n; }
   FLITSIM_HD long long pk(int rep, int32_t pid) const { return (long long)rep * sz.N * sz.S + pid; }
   FLITSIM_HD bool in_window(long long t) const { return t >= prm.warmup && t < prm.warmup + prm.measure; }

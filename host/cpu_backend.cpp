@@ -4,8 +4,10 @@
 // reversed or shuffled order (host/step_order.hpp).
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <iterator>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -76,20 +78,46 @@ class CpuBackend : public Backend {
 
   void run_on(int threads, long long t0, long long n) {
     const SimView s = view_;
-    const SimView* views = replica_views_.empty() ? nullptr : replica_views_.data();
     const int R = s.sz.R, items = s.sz.reps * R;
 #pragma omp parallel num_threads(threads) if (threads > 1)
-    for (long long t = t0; t < t0 + n; ++t) {
+    {
+      // This thread's views, their switch-allocation scratch in its own buffer.
+      ThreadScratch scratch;
+      std::vector<SimView> views = replica_views_;
+      for (SimView& v : views) scratch.attach(v);
+      SimView all = s;
+      scratch.attach(all);
+      for (long long t = t0; t < t0 + n; ++t) {
 #pragma omp for schedule(static)
-      for (int i = 0; i < items; ++i)
-        if (views) replica_router_cycle(views[i / R], i % R, t);
-        else router_cycle(s, i / R, i % R, t);
+        for (int i = 0; i < items; ++i)
+          if (!views.empty()) replica_router_cycle(views[i / R], i % R, t);
+          else router_cycle(all, i / R, i % R, t);
+      }
     }
   }
 
+  // The switch allocator's scratch for one router at a time (SimView::sp): written and read
+  // only within a router's cycle, so one thread reuses it for every router it runs, and it
+  // stays in L1 instead of missing there once per busy port and array (cachegrind, 16,512-node
+  // dragonfly at load 0.1: L1 write misses per cycle 69.1 K -> 52.9 K). Every CPU executor
+  // must attach one: on the CPU, SimView::sp indexes by the port's local number.
+  struct ThreadScratch {
+    u64 request[kMaxRadix], ready[kMaxRadix];
+    int32_t grant[kMaxRadix], accept[kMaxRadix];
+    ThreadScratch() {
+      std::fill(std::begin(grant), std::end(grant), -1);
+      std::fill(std::begin(accept), std::end(accept), -1);
+    }
+    void attach(SimView& v) {
+      v.sa_request = request, v.sa_ready = ready, v.sa_grant = grant, v.sa_accept = accept;
+    }
+  };
+
   // One thread; routers of each cycle and ports of each step in the test order.
   void run_in_test_order(long long t0, long long n) {
-    const SimView s = view_;
+    SimView s = view_;
+    ThreadScratch scratch;
+    scratch.attach(s);
     const int R = s.sz.R, items = s.sz.reps * R;
     std::vector<int> routers(items);
     for (long long t = t0; t < t0 + n; ++t) {

@@ -93,7 +93,8 @@ FLITSIM_HD PortSets switch_pass(const SimView& __restrict__ s, int rep, int r, l
   for (int it = 0; it < iterations; ++it) {
     const PortSets sa = ports.gather_of(busy, [&](int gp) { return step_sa_request(s, rep, r, gp, it, t, spec); });
     if (!sa.outputs) break;  // nothing left to match: later iterations would change nothing
-    const auto sa_to = ports.transpose(sa, [&](int gp) { return s.sa_request[s.pp(rep, gp)]; });
+    const int p0 = s.port_offset[r];
+    const auto sa_to = ports.transpose(sa, [&](int gp) { return s.sa_request[s.sp(rep, gp, p0)]; });
     const u64 granted =
         ports.gather_of(sa.outputs, [&](int gp) { return step_sa_grant(s, rep, r, gp, sa_to.of(gp), t, spec); }).outputs;
     const PortSets won = ports.gather_of(granted, [&](int gp) { return step_sa_accept(s, rep, r, gp, it, t, spec); });

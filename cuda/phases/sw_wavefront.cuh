@@ -21,11 +21,11 @@ namespace flitsim {
 // output this input is matched to (a local bit), or 0.
 FLITSIM_HD u64 step_sa_wavefront_cell(const SimView& s, int rep, int r, int gp, int k, u64 taken) {
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, i = gp - p0;
-  const long long ip = s.pp(rep, gp);
-  if (s.sa_accept[ip] >= 0) return u64(1) << s.sa_accept[ip];
+  const long long is = s.sp(rep, gp, p0);
+  if (s.sa_accept[is] >= 0) return u64(1) << s.sa_accept[is];
   const int o = i + k < radix ? i + k : i + k - radix;
-  if (!((s.sa_request[ip] >> o) & 1) || ((taken >> o) & 1)) return 0;
-  s.sa_accept[ip] = o;
+  if (!((s.sa_request[is] >> o) & 1) || ((taken >> o) & 1)) return 0;
+  s.sa_accept[is] = o;
   return u64(1) << o;
 }
 
@@ -34,7 +34,7 @@ FLITSIM_HD u64 step_sa_wavefront_cell(const SimView& s, int rep, int r, int gp, 
 FLITSIM_HD void step_sa_wavefront_vc(const SimView& s, int rep, int r, int gp, long long t, bool spec) {
   const int p0 = s.port_offset[r];
   const long long ip = s.pp(rep, gp);
-  const int v = pick_ready_vc(s, rep, gp, u64(1) << s.sa_accept[ip], p0, t, spec);
+  const int v = pick_ready_vc(s, rep, gp, u64(1) << s.sa_accept[s.sp(rep, gp, p0)], p0, t, spec);
   s.sa_req_vc[ip] = spec && s.ivc_out_vc[s.pv(rep, gp, v)] < 0 ? -1 : v;
   s.in_rr[ip] = next_mod(v, s.sz.V);
 }
@@ -44,7 +44,8 @@ FLITSIM_HD void step_sa_wavefront_match(const SimView& s, int rep, int r, int ou
   const int p0 = s.port_offset[r];
   for (; inputs; inputs &= inputs - 1) {
     const long long ip = s.pp(rep, p0 + lowest_bit(inputs));
-    if (s.sa_accept[ip] == out - p0 && s.sa_req_vc[ip] >= 0) s.sa_match[s.pp(rep, out)] = lowest_bit(inputs);
+    if (s.sa_accept[s.sp(rep, p0 + lowest_bit(inputs), p0)] == out - p0 && s.sa_req_vc[ip] >= 0)
+      s.sa_match[s.pp(rep, out)] = lowest_bit(inputs);
   }
 }
 

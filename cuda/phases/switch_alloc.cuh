@@ -120,8 +120,8 @@ FLITSIM_HD bool input_arbiter_by_output(const SimView& s) {
 // `spec`: the speculative pass (router.speculative), after the others, for what they left.
 FLITSIM_HD_STEP u64 step_sa_request(const SimView& __restrict__ s, int rep, int r, int gp, int it, long long t, bool spec = false) {
   const int p0 = s.port_offset[r];
-  const long long ip = s.pp(rep, gp);
-  if (it == 0) s.sa_accept[ip] = -1;
+  const long long ip = s.pp(rep, gp), is = s.sp(rep, gp, p0);
+  if (it == 0) s.sa_accept[is] = -1;
   u64 wanted = 0, ready = 0;
   // Outputs are matched only by earlier iterations or passes of this cycle: traverse resets
   // every match before the next pass, so a first non-speculative iteration finds none.
@@ -131,7 +131,7 @@ FLITSIM_HD_STEP u64 step_sa_request(const SimView& __restrict__ s, int rep, int 
       const int v = lowest_bit(m), o = ready_output(s, rep, gp, v, p0, t, spec);
       if (o >= 0 && (!some_matched || s.sa_match[s.pp(rep, p0 + o)] < 0)) wanted |= u64(1) << o, ready |= u64(1) << v;
     }
-  s.sa_ready[ip] = ready;
+  s.sa_ready[is] = ready;
   if (wanted && s.prm.sw_allocator == Allocator::SeparableInputFirst) {  // one VC, one output
     if (input_arbiter_by_output(s)) {
       wanted = u64(1) << rr_pick(wanted, s.acc_rr[ip]);
@@ -140,7 +140,7 @@ FLITSIM_HD_STEP u64 step_sa_request(const SimView& __restrict__ s, int rep, int 
       wanted = u64(1) << ready_output(s, rep, gp, v, p0, t, spec);
     }
   }
-  s.sa_request[ip] = wanted;
+  s.sa_request[is] = wanted;
   return wanted;
 }
 
@@ -149,7 +149,7 @@ FLITSIM_HD_STEP u64 step_sa_request(const SimView& __restrict__ s, int rep, int 
 // (a local bit), or 0, so that accept runs only for granted inputs.
 FLITSIM_HD u64 step_sa_grant(const SimView& __restrict__ s, int rep, int r, int out, u64 requests, long long t, bool spec = false) {
   const int p0 = s.port_offset[r];
-  const long long op = s.pp(rep, out);
+  const long long op = s.pp(rep, out), os = s.sp(rep, out, p0);
   if (requests && s.prm.age_arbitration) {  // the input with the oldest packet for me; ties: lowest
     int best = -1;
     long long best_age = 0;
@@ -158,11 +158,11 @@ FLITSIM_HD u64 step_sa_grant(const SimView& __restrict__ s, int rep, int r, int 
       oldest_ready_vc(s, rep, p0 + lowest_bit(m), out - p0, p0, t, &a, spec);
       if (best < 0 || a < best_age) best = lowest_bit(m), best_age = a;
     }
-    s.sa_grant[op] = best;
+    s.sa_grant[os] = best;
     return best < 0 ? 0 : u64(1) << best;
   }
   const int g = requests ? rr_pick(requests, s.out_rr[op]) : -1;
-  s.sa_grant[op] = g;
+  s.sa_grant[os] = g;
   return g < 0 ? 0 : u64(1) << g;
 }
 
@@ -170,10 +170,10 @@ FLITSIM_HD u64 step_sa_grant(const SimView& __restrict__ s, int rep, int r, int 
 FLITSIM_HD_STEP u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r, int gp, int it, long long t,
                               bool spec = false) {
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, me = gp - p0;
-  const long long ip = s.pp(rep, gp);
+  const long long ip = s.pp(rep, gp), is = s.sp(rep, gp, p0);
   u64 grants = 0;  // outputs granting this input (grant ran this iteration for each it requested)
-  for (u64 m = s.sa_request[ip]; m; m &= m - 1)
-    if (s.sa_grant[s.pp(rep, p0 + lowest_bit(m))] == me) grants |= u64(1) << lowest_bit(m);
+  for (u64 m = s.sa_request[is]; m; m &= m - 1)
+    if (s.sa_grant[s.sp(rep, p0 + lowest_bit(m), p0)] == me) grants |= u64(1) << lowest_bit(m);
   if (!grants) return 0;
   int o, v;
   if (!input_arbiter_by_output(s)) {
@@ -194,7 +194,7 @@ FLITSIM_HD_STEP u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r
     // The input's VC for output o nearest after its VC pointer, among the VCs its request
     // step found ready (ready_output gives their route's output).
     u64 for_o = 0;
-    for (u64 m = s.sa_ready[ip]; m; m &= m - 1)
+    for (u64 m = s.sa_ready[is]; m; m &= m - 1)
       if (s.ivc_out_port[s.pv(rep, gp, lowest_bit(m))] == p0 + o) for_o |= u64(1) << lowest_bit(m);
     v = rr_pick(for_o, s.in_rr[ip]);
   }
@@ -202,7 +202,7 @@ FLITSIM_HD_STEP u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r
   // output idles this cycle) but counts as a match for the pointers, so that the next bid
   // goes to another requester.
   s.sa_req_vc[ip] = spec && s.ivc_out_vc[s.pv(rep, gp, v)] < 0 ? -1 : v;
-  s.sa_accept[ip] = o;
+  s.sa_accept[is] = o;
   s.in_rr[ip] = next_mod(v, s.sz.V);
   if (s.prm.sw_allocator == Allocator::Islip ? it == 0 : input_arbiter_by_output(s))
     s.acc_rr[ip] = next_mod(o, radix);
@@ -212,8 +212,8 @@ FLITSIM_HD_STEP u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r
 FLITSIM_HD void step_sa_update(const SimView& __restrict__ s, int rep, int r, int out, int it) {
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0;
   const long long op = s.pp(rep, out);
-  const int i = s.sa_grant[op];
-  if (i < 0 || s.sa_accept[s.pp(rep, p0 + i)] != out - p0) return;
+  const int i = s.sa_grant[s.sp(rep, out, p0)];
+  if (i < 0 || s.sa_accept[s.sp(rep, p0 + i, p0)] != out - p0) return;
   if (s.sa_req_vc[s.pp(rep, p0 + i)] >= 0) s.sa_match[op] = i;  // else a wasted speculative grant
   if (it == 0 || s.prm.sw_allocator != Allocator::Islip) s.out_rr[op] = next_mod(i, radix);
 }
