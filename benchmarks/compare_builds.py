@@ -20,6 +20,11 @@ import sys
 CHILD = str(pathlib.Path(__file__).with_name("run_build.py"))  # one run of either build
 
 
+def dragonfly_nodes(p):
+    """Nodes of the balanced dragonfly run_build.py simulates: p per router, a = 2p, h = p."""
+    return p * 2 * p * (2 * p * p + 1)
+
+
 def measure(build, p, load, threads, cycles):
     out = subprocess.run([sys.executable, CHILD, build, str(p), str(load), str(threads), str(cycles)],
                          capture_output=True, text=True, check=True).stdout
@@ -51,7 +56,7 @@ def main(argv=None) -> int:
                     runs["current"].append(measure("current", p, load, threads, cycles)["cycles_per_s"])
                 b, c = statistics.median(runs["baseline"]), statistics.median(runs["current"])
                 bb, cb = max(runs["baseline"]), max(runs["current"])
-                nodes = p * 2 * p * (2 * p * p + 1)
+                nodes = dragonfly_nodes(p)
                 print(f"| {nodes:,} | {load} | {threads} | {b:,.0f} / {bb:,.0f} | {c:,.0f} / {cb:,.0f} "
                       f"| {c / b:.2f} / {cb / bb:.2f} |", flush=True)
     return 0

@@ -12,7 +12,7 @@ import os
 import statistics
 import sys
 
-from compare_builds import measure
+from compare_builds import dragonfly_nodes, measure
 
 COUNTS = {"1": 1, "all": os.cpu_count() or 1, "auto": 0}  # 0: the executor's tuner chooses
 
@@ -38,7 +38,7 @@ def main(argv=None) -> int:
                     runs[name].append(measure("current", p, load, threads, cycles)["cycles_per_s"])
             med = {k: statistics.median(v) for k, v in runs.items()}
             best = max(med["1"], med["all"])
-            nodes = p * 2 * p * (2 * p * p + 1)
+            nodes = dragonfly_nodes(p)
             print(f"| {nodes:,} | {load} | {med['1']:,.0f} | {med['all']:,.0f} | {med['auto']:,.0f} | "
                   f"{med['auto'] / best:.2f} | {min(loadavg):.1f}–{max(loadavg):.1f} |", flush=True)
     return 0
