@@ -99,7 +99,7 @@ class CpuBackend : public Backend {
   // The switch allocator's scratch for one router at a time (SimView::sp): written and read
   // only within a router's cycle, so one thread reuses it for every router it runs, and it
   // stays in L1 instead of missing there once per busy port and array (cachegrind, 16,512-node
-  // dragonfly at load 0.1: L1 write misses per cycle 69.1 K -> 52.9 K). Every CPU executor
+  // dragonfly at load 0.1: L1 write misses per cycle 69.1 K -> 54.1 K). Every CPU executor
   // must attach one: on the CPU, SimView::sp indexes by the port's local number.
   struct ThreadScratch {
     u64 request[kMaxRadix], ready[kMaxRadix];

@@ -29,7 +29,9 @@ struct HugePageAllocator {
     const size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
     void* p = std::aligned_alloc(kHuge, rounded);
     if (!p) throw std::bad_alloc();
+#if defined(MADV_HUGEPAGE)
     madvise(p, rounded, MADV_HUGEPAGE);  // advice only: failure leaves ordinary pages
+#endif
     return static_cast<T*>(p);
   }
   void deallocate(T* p, size_t) { std::free(p); }

@@ -88,12 +88,12 @@ FLITSIM_HD PortSets switch_pass(const SimView& __restrict__ s, int rep, int r, l
     return m;
   }
   PortSets sent{0, 0};
+  const int p0 = s.port_offset[r];
   // The speculative pass runs one iteration: a wasted grant idles its output for the cycle.
   const int iterations = spec ? 1 : s.prm.sa_iterations;
   for (int it = 0; it < iterations; ++it) {
     const PortSets sa = ports.gather_of(busy, [&](int gp) { return step_sa_request(s, rep, r, gp, it, t, spec); });
     if (!sa.outputs) break;  // nothing left to match: later iterations would change nothing
-    const int p0 = s.port_offset[r];
     const auto sa_to = ports.transpose(sa, [&](int gp) { return s.sa_request[s.sp(rep, gp, p0)]; });
     const u64 granted =
         ports.gather_of(sa.outputs, [&](int gp) { return step_sa_grant(s, rep, r, gp, sa_to.of(gp), t, spec); }).outputs;
