@@ -34,6 +34,9 @@ def measure(build, p, load, threads, cycles):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--baseline", required=True, help="folder with the other build's flitsim package")
+    ap.add_argument("--build", default="current",
+                    help="folder with the build to measure (default: the installed one; a copied folder "
+                         "keeps a benchmark from rebuilding an editable install mid-run)")
     ap.add_argument("--sizes", type=int, nargs="+", default=[4, 8], help="dragonfly p (a = 2p, h = p)")
     ap.add_argument("--loads", type=float, nargs="+", default=[0.1, 0.5])
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
@@ -53,7 +56,7 @@ def main(argv=None) -> int:
                 for k in range(args.repeats):
                     print(f"  p={p} load={load} threads={threads} repeat {k + 1}/{args.repeats}", file=sys.stderr)
                     runs["baseline"].append(measure(args.baseline, p, load, threads, cycles)["cycles_per_s"])
-                    runs["current"].append(measure("current", p, load, threads, cycles)["cycles_per_s"])
+                    runs["current"].append(measure(args.build, p, load, threads, cycles)["cycles_per_s"])
                 b, c = statistics.median(runs["baseline"]), statistics.median(runs["current"])
                 bb, cb = max(runs["baseline"]), max(runs["current"])
                 nodes = dragonfly_nodes(p)

@@ -49,7 +49,7 @@ FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r
   // flits enter input VCs only in receive.
   const long long rr = (long long)rep * s.sz.R + r;
   const u64 busy =
-      ports.gather_of(s.router_busy[rr] | arrived, [&](int gp) { return u64(s.port_vc_mask[s.pp(rep, gp)] != 0); }).inputs;
+      ports.gather_of(s.router_busy[rr] | arrived, [&](int gp) { return u64(s.port_state[s.pp(rep, gp)].vc_mask != 0); }).inputs;
   ports.once([&] { s.router_busy[rr] = busy; });  // every thread has read it (gather ends with a barrier)
   if (busy) {
     if (s.sz.demand_P)

@@ -38,12 +38,12 @@ FLITSIM_HD int32_t* nicring_at(const SimView& __restrict__ s, int rep, long long
 FLITSIM_HD uint8_t* arrival_slot(const SimView& __restrict__ s, int rep, int r, long long t) {
   return &s.arrivals[(((long long)rep * s.sz.R + r) * s.sz.cal_len + (t & (s.sz.cal_len - 1))) * s.sz.cal_stride];
 }
-// Port gp has something to receive at cycle `at` (port_cal: its router's calendar, slot 0,
-// plus its local index).
-FLITSIM_HD void note_arrival(const SimView& __restrict__ s, int rep, int gp, long long at) {
+// The port a ring delivers to has something to receive at cycle `at` (ring.cal: that port's
+// byte in its router's calendar, slot 0).
+FLITSIM_HD void note_arrival(const SimView& __restrict__ s, int rep, const RingSpan& ring, long long at) {
   if (!s.sz.cal_len) return;
   const long long slot = (long long)rep * s.sz.R * s.sz.cal_len + (at & (s.sz.cal_len - 1));
-  s.arrivals[slot * s.sz.cal_stride + s.port_cal[gp]] = 1;
+  s.arrivals[slot * s.sz.cal_stride + ring.cal] = 1;
 }
 // Local ports of router r with something to receive at cycle t (every port without a calendar).
 FLITSIM_HD u64 arrivals_at(const SimView& __restrict__ s, int rep, int r, long long t) {
@@ -64,31 +64,23 @@ FLITSIM_HD void clear_arrivals(const SimView& __restrict__ s, int rep, int r, lo
   memset(arrival_slot(s, rep, r, t), 0, s.sz.cal_stride);
 }
 
-// Send a flit into the input side of port `to` (a router port) at cycle t.
-FLITSIM_HD void send_flit_to_port(const SimView& __restrict__ s, int rep, int to, flit_t f, long long t) {
-  const RingSpan& ring = s.port_rings[to].flits;
+// Send a flit into the input side of terminal port gp from its node's interface at cycle t.
+FLITSIM_HD void send_flit_from_node(const SimView& __restrict__ s, int rep, int gp, flit_t f, long long t) {
+  const RingSpan& ring = s.port_rings[gp].flits;
   *fring_at(s, rep, ring_write_slot(ring, t)) = f;
-  note_arrival(s, rep, to, t + ring.delay);
+  note_arrival(s, rep, ring, t + ring.delay);
 }
-// Send a flit to node n's sink.
-FLITSIM_HD void send_flit_to_node(const SimView& __restrict__ s, int rep, int n, flit_t f, long long t) {
-  const RingSpan& ring = s.node_rings[n].flits;
-  *ering_at(s, rep, ring_write_slot(ring, t)) = f;
-  note_arrival(s, rep, s.node_port[n], t + ring.delay);
+// Send a flit from output `out` to its peer's input, or (no peer) to its node's sink.
+FLITSIM_HD void send_flit_from_port(const SimView& __restrict__ s, int rep, int out, flit_t f, long long t) {
+  const RingSpan& ring = s.port_rings[out].flits_out;
+  *(s.peer_port[out] >= 0 ? fring_at(s, rep, ring_write_slot(ring, t)) : ering_at(s, rep, ring_write_slot(ring, t))) = f;
+  note_arrival(s, rep, ring, t + ring.delay);
 }
 // Return a credit for VC v of input port gp to whoever feeds it (a router's output or a NI).
 FLITSIM_HD void return_credit(const SimView& __restrict__ s, int rep, int gp, int v, long long t) {
-  int up = s.peer_port[gp];
-  if (up >= 0) {
-    const RingSpan& ring = s.port_rings[up].credits;
-    *cring_at(s, rep, ring_write_slot(ring, t)) = v;
-    note_arrival(s, rep, up, t + ring.delay);
-  } else {
-    int n = s.port_node[gp];
-    const RingSpan& ring = s.node_rings[n].credits;
-    *nicring_at(s, rep, ring_write_slot(ring, t)) = v;
-    note_arrival(s, rep, gp, t + ring.delay);
-  }
+  const RingSpan& ring = s.port_rings[gp].credits_out;
+  *(s.peer_port[gp] >= 0 ? cring_at(s, rep, ring_write_slot(ring, t)) : nicring_at(s, rep, ring_write_slot(ring, t))) = v;
+  note_arrival(s, rep, ring, t + ring.delay);
 }
 
 }  // namespace flitsim

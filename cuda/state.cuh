@@ -91,16 +91,41 @@ struct Sizes {
 };
 
 // One channel's delay line (rings.cuh): slots [off, off + len) of its ring array, len a power of
-// two > delay. One 16-byte record per channel rather than three arrays, so that a send or a
-// receive reads one cache line for all three: the three arrays caused ~20 % of the L1 read
+// two > delay; `cal`: the arrival-calendar byte (rings.cuh, note_arrival) of the port that
+// receives from it. One 16-byte record per channel rather than separate arrays, so that a send
+// or a receive reads one cache line for all four: separate arrays caused ~20 % of the L1 read
 // misses of a 16,512-node dragonfly's cycle (cachegrind). fring: flits into a port; cring:
 // credits into a port; ering: flits into a node's sink; nicring: credits into its interface.
 struct alignas(16) RingSpan {
-  int32_t off = 0, len = 1, delay = 0, unused = 0;
+  int32_t off = 0, len = 1, delay = 0, cal = 0;
 };
-// The two rings a port (or a node) receives from, side by side: its receive step reads both.
-struct ChannelRings {
+// The four channels of a port in one 64-byte record (one cache line): the two it receives from
+// (flits into its input side, credits into its output side) and the two it sends on (flits from
+// its output: its peer's `flits`, or its node's sink ring; credits from its input: its peer's
+// `credits`, or its node's interface ring). A sender reads its own record, not the receiver's:
+// reading the receiver's span and calendar byte cost two L1 misses per flit and per credit.
+struct alignas(64) PortRings {
+  RingSpan flits, credits, flits_out, credits_out;
+};
+// The two rings a node's sink and interface receive from.
+struct NodeRings {
   RingSpan flits, credits;
+};
+
+// A port's per-replica state that every step of its cycle reads, in one 64-byte record (one
+// cache line), not nine arrays: at 16,512 nodes a busy port missed L1 in most of them
+// (cachegrind). Initial values are the members' defaults (HostState::allocate).
+struct alignas(64) PortState {
+  // Input VCs (bits) in each stage, so that route and the allocators visit only their own:
+  u64 vc_mask = 0;      // bit v: input VC v holds flits
+  u64 routed_mask = 0;  // bit v: input VC v has its route (ivc_out_port >= 0)
+  u64 held_mask = 0;    // bit v: input VC v holds an output VC (ivc_out_vc >= 0)
+  u64 va_request = 0;   // input: the outputs its VCs request in VC allocation
+  int32_t in_rr = 0;    // input: switch allocation's VC pointer
+  int32_t out_rr = 0;   // output: its grant pointer over inputs
+  int32_t acc_rr = 0;   // input: its accept pointer over outputs
+  int32_t sa_match = -1;   // output: the input matched to it this pass, or -1 (reset by traverse)
+  int32_t sa_req_vc = -1;  // input: its VC that sends this pass, or -1
 };
 
 // i + 1 wrapped to [0, n): the round-robin and FIFO step without a division (hot loops).
@@ -187,9 +212,8 @@ struct SimParams {
   X(int32_t, port_node, sz.P)                              \
   X(int32_t, node_port, sz.N)                              \
   X(u64, router_terminals, sz.R) /* local ports (bits) with a node: the inject step's ports */ \
-  X(i64, port_cal, sz.cal_len ? sz.P : 0) /* its byte in a replica's arrival calendar (rings.cuh) */ \
-  X(ChannelRings, port_rings, sz.P) /* flits into the port's input side, credits into its output side */ \
-  X(ChannelRings, node_rings, sz.N) /* flits into the node's sink, credits into its interface */ \
+  X(PortRings, port_rings, sz.P) /* the channels into and out of the port */ \
+  X(NodeRings, node_rings, sz.N) /* flits into the node's sink, credits into its interface */ \
   X(int32_t, df_gw_offset, sz.df_G ? sz.df_G * sz.df_G + 1 : 0) /* CSR: global ports group i -> j */ \
   X(int32_t, df_gw_ports, sz.df_links)                     \
   X(int32_t, df_local_port, sz.R * sz.df_a)                \
@@ -241,11 +265,8 @@ struct SimParams {
   X(flit_t, ering, (long long)sz.reps * sz.ering_total)                       \
   X(int32_t, nicring, (long long)sz.reps * sz.nicring_total)                  \
   X(flit_t, ibuf, (long long)sz.reps * sz.P * sz.V * sz.B)                    \
-  X(u64, port_vc_mask, (long long)sz.reps * sz.P) /* bit v: input VC v holds flits */ \
+  X(PortState, port_state, (long long)sz.reps * sz.P) /* a port's stage masks and allocator state */ \
   X(u64, router_busy, (long long)sz.reps * sz.R) /* local ports with flits in their input VCs after receive (cycle.cuh) */ \
-  /* per input port, so that route and the allocators visit only the VCs in their stage */ \
-  X(u64, port_routed_mask, (long long)sz.reps * sz.P) /* bit v: input VC v has its route (ivc_out_port >= 0) */ \
-  X(u64, port_held_mask, (long long)sz.reps * sz.P)   /* bit v: input VC v holds an output VC (ivc_out_vc >= 0) */ \
   X(uint8_t, arrivals, (long long)sz.reps * sz.R * sz.cal_len * sz.cal_stride) /* calendar (rings.cuh) */ \
   X(int32_t, ivc_head, (long long)sz.reps * sz.P * sz.V)                      \
   X(int32_t, ivc_count, (long long)sz.reps * sz.P * sz.V)                     \
@@ -264,17 +285,11 @@ struct SimParams {
   X(int32_t, ivc_owed, sz.O ? (long long)sz.reps * sz.P * sz.V : 0) /* credits an input owes upstream */ \
   X(int32_t, port_owed, sz.O ? (long long)sz.reps * sz.P : 0)                 \
   X(i64, port_credit_at, sz.O ? (long long)sz.reps * sz.P : 0) /* last cycle it returned a credit */ \
-  X(int32_t, in_rr, (long long)sz.reps * sz.P)                                \
-  X(int32_t, out_rr, (long long)sz.reps * sz.P)                               \
-  X(int32_t, acc_rr, (long long)sz.reps * sz.P)  /* SA accept pointer, per input */ \
   /* allocation scratch, each entry written by its own port's step (cuda/phases) */ \
-  X(u64, va_request, (long long)sz.reps * sz.P)  /* input: outputs its VCs request */ \
   X(u64, sa_request, (long long)sz.reps * sz.P)  /* input: outputs it requests this iteration */ \
   X(u64, sa_ready, (long long)sz.reps * sz.P)    /* input: its VCs behind those requests */ \
   X(int32_t, sa_grant, (long long)sz.reps * sz.P)  /* output: input it grants, or -1 */ \
   X(int32_t, sa_accept, (long long)sz.reps * sz.P) /* input: output it accepted, or -1 */ \
-  X(int32_t, sa_match, (long long)sz.reps * sz.P)  /* output: input matched to it, or -1 */ \
-  X(int32_t, sa_req_vc, (long long)sz.reps * sz.P) /* input: VC that sends, or -1 */ \
   X(i64, port_flits, (long long)sz.reps * sz.P)                         \
   X(int32_t, pk_dst, (long long)sz.reps * sz.N * sz.S)                        \
   X(int32_t, pk_size, (long long)sz.reps * sz.N * sz.S)                       \
@@ -322,7 +337,7 @@ struct SimParams {
 
 // Arrays whose every entry starts at a value other than zero (HostState::allocate).
 #define FLITSIM_STATE_INITIAL(X) \
-  X(sa_grant, -1) X(sa_accept, -1) X(sa_match, -1) X(sa_req_vc, -1) X(ivc_va_at, -1) X(port_credit_at, -1)
+  X(sa_grant, -1) X(sa_accept, -1) X(ivc_va_at, -1) X(port_credit_at, -1)
 
 // What the driver reads between chunks (delivery, watchdog, workload end), per replica: each a
 // reduction (Sum or Max) of entries [first, first + length) of one state array's replica slice

@@ -17,13 +17,15 @@ template <class T>
 struct HugePageAllocator {
   using value_type = T;
   static constexpr size_t kHuge = size_t(2) << 20;
+  static constexpr size_t kLine = 64;
+  static_assert(alignof(T) <= kLine, "state records are at most one cache line aligned");
   HugePageAllocator() = default;
   template <class U>
   HugePageAllocator(const HugePageAllocator<U>&) {}
   T* allocate(size_t n) {
     const size_t bytes = n * sizeof(T);
-    if (bytes < kHuge) {
-      if (void* p = std::malloc(bytes ? bytes : 1)) return static_cast<T*>(p);
+    if (bytes < kHuge) {  // cache-line aligned: records such as PortRings are one line each
+      if (void* p = std::aligned_alloc(kLine, (bytes + kLine) / kLine * kLine)) return static_cast<T*>(p);
       throw std::bad_alloc();
     }
     const size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;

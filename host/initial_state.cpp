@@ -230,18 +230,35 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
 
   HostState& s = h;
   s.allocate();
-  // Per port (or node): the ring of flits into it and the ring of credits into it.
-  auto rings = [](const std::vector<int32_t>& f_off, const std::vector<int32_t>& f_len, const std::vector<int32_t>& f_delay,
-                  const std::vector<int32_t>& c_off, const std::vector<int32_t>& c_len, const std::vector<int32_t>& c_delay) {
-    std::vector<ChannelRings> r(f_off.size());
-    for (size_t i = 0; i < r.size(); ++i) {
-      r[i].flits.off = f_off[i], r[i].flits.len = f_len[i], r[i].flits.delay = f_delay[i];
-      r[i].credits.off = c_off[i], r[i].credits.len = c_len[i], r[i].credits.delay = c_delay[i];
-    }
+  // Each ring's receiving port's byte in its router's arrival calendar (rings.cuh).
+  if (sz.cal_len && int64_t(sz.R) * sz.cal_len * sz.cal_stride >= (int64_t(1) << 31))
+    throw ConfigError("topology: the arrival calendar (routers x calendar slots x ports per router, one byte "
+                      "each) exceeds 2^31 bytes per replica");
+  auto cal = [&](int gp) {
+    const int r = t.port_router[gp];
+    return sz.cal_len ? int32_t(int64_t(r) * sz.cal_len * sz.cal_stride + (gp - t.port_offset[r])) : 0;
+  };
+  auto span = [](int32_t off, int32_t len, int32_t delay, int32_t calendar_byte) {
+    RingSpan r;
+    r.off = off, r.len = len, r.delay = delay, r.cal = calendar_byte;
     return r;
   };
-  s.port_rings = rings(fring_off, fring_len, fring_delay, cring_off, cring_len, cring_delay);
-  s.node_rings = rings(ering_off, ering_len, ering_delay, nicring_off, nicring_len, nicring_delay);
+  for (int n = 0; n < sz.N; ++n) {  // a node's rings are read by its port's receive step
+    const int gp = t.node_port[n];
+    s.node_rings[n].flits = span(ering_off[n], ering_len[n], ering_delay[n], cal(gp));
+    s.node_rings[n].credits = span(nicring_off[n], nicring_len[n], nicring_delay[n], cal(gp));
+  }
+  for (int gp = 0; gp < sz.P; ++gp) {
+    PortRings& pr = s.port_rings[gp];
+    pr.flits = span(fring_off[gp], fring_len[gp], fring_delay[gp], cal(gp));
+    pr.credits = span(cring_off[gp], cring_len[gp], cring_delay[gp], cal(gp));
+  }
+  for (int gp = 0; gp < sz.P; ++gp) {  // what it sends on: its peer's rings, or its node's
+    const int peer = t.peer_port[gp], n = t.port_node[gp];
+    PortRings& pr = s.port_rings[gp];
+    pr.flits_out = peer >= 0 ? s.port_rings[peer].flits : s.node_rings[n].flits;
+    pr.credits_out = peer >= 0 ? s.port_rings[peer].credits : s.node_rings[n].credits;
+  }
   s.port_offset = t.port_offset;
   s.port_router = t.port_router;
   s.peer_port = t.peer_port;
@@ -249,10 +266,6 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   s.node_port = t.node_port;
   for (int gp = 0; gp < sz.P; ++gp)
     if (t.port_node[gp] >= 0) s.router_terminals[t.port_router[gp]] |= u64(1) << (gp - t.port_offset[t.port_router[gp]]);
-  for (int gp = 0; gp < sz.P && sz.cal_len; ++gp) {  // arrival calendar: router r's slots, local index
-    const int r = t.port_router[gp];
-    s.port_cal[gp] = (int64_t(r) * sz.cal_len) * sz.cal_stride + (gp - t.port_offset[r]);
-  }
   if (dragonfly) {
     s.df_gw_offset = t.tables.at("gateway_offset");
     s.df_gw_ports = t.tables.at("gateway_ports");

@@ -48,7 +48,7 @@ FLITSIM_HD void run_vc_allocation(const SimView& __restrict__ s, int rep, int r,
     if (a == Allocator::SeparableInputFirst) {
       const PortSets va = ports.gather_of(busy, [&](int gp) { return step_va_request(s, rep, r, gp); });
       if (!va.outputs) return;
-      const auto va_to = ports.transpose(va, [&](int gp) { return s.va_request[s.pp(rep, gp)]; });
+      const auto va_to = ports.transpose(va, [&](int gp) { return s.port_state[s.pp(rep, gp)].va_request; });
       ports.each_of(va.outputs, [&](int gp) { step_va_grant(s, rep, r, gp, va_to.of(gp)); });
       ports.each_of(va.inputs, [&](int gp) { step_va_accept(s, rep, gp, t); });
       continue;

@@ -123,7 +123,7 @@ FLITSIM_HD void inject_node(const SimView& __restrict__ s, int rep, int gp, int 
   const long long k = s.pk(rep, pid);
   const int sent = s.ni_sent[ni];
   const bool head = sent == 0, tail = sent == s.pk_size[k] - 1;
-  send_flit_to_port(s, rep, gp, make_flit(pid, v, head, tail), t);
+  send_flit_from_node(s, rep, gp, make_flit(pid, v, head, tail), t);
   credits[v] -= 1;
   if (head) {
     s.pk_inject[k] = t;

@@ -29,9 +29,7 @@ FLITSIM_HD bool output_queue_has_room(const SimView& s, int rep, int out) {
 // A flit leaves the router through output `out` onto its channel (to the peer's input or the
 // node's sink) in cycle t: the last step of both architectures.
 FLITSIM_HD void send_on_output(const SimView& s, int rep, int out, flit_t f, long long t) {
-  const int peer = s.peer_port[out];
-  if (peer >= 0) send_flit_to_port(s, rep, peer, f, t);
-  else send_flit_to_node(s, rep, s.port_node[out], f, t);
+  send_flit_from_port(s, rep, out, f, t);
   const long long op = s.pp(rep, out);
   if (s.in_window(t)) s.port_flits[op] += 1;
   s.port_last_move[op] = t;

@@ -53,7 +53,7 @@ FLITSIM_HD void step_receive(const SimView& __restrict__ s, int rep, int gp, lon
     if (c < s.sz.B) {
       s.ibuf[q * s.sz.B + add_mod(s.ivc_head[q], c, s.sz.B)] = f;
       s.ivc_count[q] = c + 1;
-      s.port_vc_mask[s.pp(rep, gp)] |= u64(1) << flit_vc(f);
+      s.port_state[s.pp(rep, gp)].vc_mask |= u64(1) << flit_vc(f);
     } else {  // impossible with correct credits; counted so the run fails loudly
       atomic_add(&s.rep_sums[(long long)rep * kRepSums + kBufferOverflows], 1);
     }

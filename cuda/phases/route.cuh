@@ -11,7 +11,7 @@ namespace flitsim {
 FLITSIM_HD void build_port_demand(const SimView& __restrict__ s, int rep, int r) {
   for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) s.port_demand[s.pp(rep, gp)] = 0;
   for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp)
-    for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {
+    for (u64 m = s.port_state[s.pp(rep, gp)].vc_mask; m; m &= m - 1) {
       const long long q = s.pv(rep, gp, lowest_bit(m));
       if (s.ivc_out_port[q] >= 0) s.port_demand[s.pp(rep, s.ivc_out_port[q])] += s.ivc_count[q];
     }
@@ -22,7 +22,7 @@ FLITSIM_HD void build_port_demand(const SimView& __restrict__ s, int rep, int r)
 // dependency makes route the one step whose ports run in port order (cycle.cuh).
 FLITSIM_HD void step_route(const SimView& __restrict__ s, int rep, int r, int gp, long long t) {
   const long long ip = s.pp(rep, gp);
-  for (u64 m = s.port_vc_mask[ip] & ~s.port_routed_mask[ip]; m; m &= m - 1) {  // occupied VCs without a route
+  for (u64 m = s.port_state[ip].vc_mask & ~s.port_state[ip].routed_mask; m; m &= m - 1) {  // occupied VCs without a route
     const int v = lowest_bit(m);
     const long long q = s.pv(rep, gp, v);
     const flit_t f = s.ibuf[q * s.sz.B + s.ivc_head[q]];  // a head: tails reset out_port
@@ -32,7 +32,7 @@ FLITSIM_HD void step_route(const SimView& __restrict__ s, int rep, int r, int gp
       continue;
     }
     s.ivc_out_port[q] = c.port;
-    s.port_routed_mask[ip] |= u64(1) << v;
+    s.port_state[ip].routed_mask |= u64(1) << v;
     s.ivc_vc_lo[q] = c.vc_lo;
     s.ivc_vc_hi[q] = c.vc_hi;
     if (s.sz.demand_P) s.port_demand[s.pp(rep, c.port)] += s.ivc_count[q];  // later heads see it

@@ -35,8 +35,8 @@ FLITSIM_HD void step_sa_wavefront_vc(const SimView& s, int rep, int r, int gp, l
   const int p0 = s.port_offset[r];
   const long long ip = s.pp(rep, gp);
   const int v = pick_ready_vc(s, rep, gp, u64(1) << s.sa_accept[s.sp(rep, gp, p0)], p0, t, spec);
-  s.sa_req_vc[ip] = spec && s.ivc_out_vc[s.pv(rep, gp, v)] < 0 ? -1 : v;
-  s.in_rr[ip] = next_mod(v, s.sz.V);
+  s.port_state[ip].sa_req_vc = spec && s.ivc_out_vc[s.pv(rep, gp, v)] < 0 ? -1 : v;
+  s.port_state[ip].in_rr = next_mod(v, s.sz.V);
 }
 
 // `inputs`: the matched inputs (local bits); the one matched to this output.
@@ -44,8 +44,8 @@ FLITSIM_HD void step_sa_wavefront_match(const SimView& s, int rep, int r, int ou
   const int p0 = s.port_offset[r];
   for (; inputs; inputs &= inputs - 1) {
     const long long ip = s.pp(rep, p0 + lowest_bit(inputs));
-    if (s.sa_accept[s.sp(rep, p0 + lowest_bit(inputs), p0)] == out - p0 && s.sa_req_vc[ip] >= 0)
-      s.sa_match[s.pp(rep, out)] = lowest_bit(inputs);
+    if (s.sa_accept[s.sp(rep, p0 + lowest_bit(inputs), p0)] == out - p0 && s.port_state[ip].sa_req_vc >= 0)
+      s.port_state[s.pp(rep, out)].sa_match = lowest_bit(inputs);
   }
 }
 

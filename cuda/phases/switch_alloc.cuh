@@ -72,7 +72,7 @@ FLITSIM_HD_STEP int ready_output(const SimView& __restrict__ s, int rep, int gp,
 // Input gp's VCs that may be ready for the switch: occupied and holding an output VC, or in
 // the speculative pass every occupied VC (ready_output decides).
 FLITSIM_HD u64 sa_candidate_vcs(const SimView& __restrict__ s, long long ip, bool spec) {
-  return spec ? s.port_vc_mask[ip] : s.port_vc_mask[ip] & s.port_held_mask[ip];
+  return spec ? s.port_state[ip].vc_mask : s.port_state[ip].vc_mask & s.port_state[ip].held_mask;
 }
 
 // With router.arbitration = "age": input gp's VC ready for output o (local) whose packet is
@@ -106,7 +106,7 @@ FLITSIM_HD int pick_ready_vc(const SimView& __restrict__ s, int rep, int gp, u64
     }
   }
   if (!vcs) return -1;
-  return s.prm.age_arbitration ? oldest : rr_pick(vcs, s.in_rr[s.pp(rep, gp)]);
+  return s.prm.age_arbitration ? oldest : rr_pick(vcs, s.port_state[s.pp(rep, gp)].in_rr);
 }
 
 // True when the input stage arbitrates among outputs, then among the chosen output's VCs:
@@ -126,15 +126,15 @@ FLITSIM_HD_STEP u64 step_sa_request(const SimView& __restrict__ s, int rep, int 
   // Outputs are matched only by earlier iterations or passes of this cycle: traverse resets
   // every match before the next pass, so a first non-speculative iteration finds none.
   const bool some_matched = it > 0 || spec;
-  if (s.sa_req_vc[ip] < 0)
+  if (s.port_state[ip].sa_req_vc < 0)
     for (u64 m = sa_candidate_vcs(s, ip, spec); m; m &= m - 1) {
       const int v = lowest_bit(m), o = ready_output(s, rep, gp, v, p0, t, spec);
-      if (o >= 0 && (!some_matched || s.sa_match[s.pp(rep, p0 + o)] < 0)) wanted |= u64(1) << o, ready |= u64(1) << v;
+      if (o >= 0 && (!some_matched || s.port_state[s.pp(rep, p0 + o)].sa_match < 0)) wanted |= u64(1) << o, ready |= u64(1) << v;
     }
   s.sa_ready[is] = ready;
   if (wanted && s.prm.sw_allocator == Allocator::SeparableInputFirst) {  // one VC, one output
     if (input_arbiter_by_output(s)) {
-      wanted = u64(1) << rr_pick(wanted, s.acc_rr[ip]);
+      wanted = u64(1) << rr_pick(wanted, s.port_state[ip].acc_rr);
     } else {
       const int v = pick_ready_vc(s, rep, gp, wanted, p0, t, spec);
       wanted = u64(1) << ready_output(s, rep, gp, v, p0, t, spec);
@@ -161,7 +161,7 @@ FLITSIM_HD u64 step_sa_grant(const SimView& __restrict__ s, int rep, int r, int 
     s.sa_grant[os] = best;
     return best < 0 ? 0 : u64(1) << best;
   }
-  const int g = requests ? rr_pick(requests, s.out_rr[op]) : -1;
+  const int g = requests ? rr_pick(requests, s.port_state[op].out_rr) : -1;
   s.sa_grant[os] = g;
   return g < 0 ? 0 : u64(1) << g;
 }
@@ -190,22 +190,22 @@ FLITSIM_HD_STEP u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r
       if (o < 0 || a < best_age) o = lowest_bit(m), v = w, best_age = a;
     }
   } else {
-    o = rr_pick(grants, s.acc_rr[ip]);
+    o = rr_pick(grants, s.port_state[ip].acc_rr);
     // The input's VC for output o nearest after its VC pointer, among the VCs its request
     // step found ready (ready_output gives their route's output).
     u64 for_o = 0;
     for (u64 m = s.sa_ready[is]; m; m &= m - 1)
       if (s.ivc_out_port[s.pv(rep, gp, lowest_bit(m))] == p0 + o) for_o |= u64(1) << lowest_bit(m);
-    v = rr_pick(for_o, s.in_rr[ip]);
+    v = rr_pick(for_o, s.port_state[ip].in_rr);
   }
   // A speculative grant whose VC lost its VC allocation is wasted (nothing is sent, the
   // output idles this cycle) but counts as a match for the pointers, so that the next bid
   // goes to another requester.
-  s.sa_req_vc[ip] = spec && s.ivc_out_vc[s.pv(rep, gp, v)] < 0 ? -1 : v;
+  s.port_state[ip].sa_req_vc = spec && s.ivc_out_vc[s.pv(rep, gp, v)] < 0 ? -1 : v;
   s.sa_accept[is] = o;
-  s.in_rr[ip] = next_mod(v, s.sz.V);
+  s.port_state[ip].in_rr = next_mod(v, s.sz.V);
   if (s.prm.sw_allocator == Allocator::Islip ? it == 0 : input_arbiter_by_output(s))
-    s.acc_rr[ip] = next_mod(o, radix);
+    s.port_state[ip].acc_rr = next_mod(o, radix);
   return u64(1) << o;
 }
 
@@ -214,8 +214,8 @@ FLITSIM_HD void step_sa_update(const SimView& __restrict__ s, int rep, int r, in
   const long long op = s.pp(rep, out);
   const int i = s.sa_grant[s.sp(rep, out, p0)];
   if (i < 0 || s.sa_accept[s.sp(rep, p0 + i, p0)] != out - p0) return;
-  if (s.sa_req_vc[s.pp(rep, p0 + i)] >= 0) s.sa_match[op] = i;  // else a wasted speculative grant
-  if (it == 0 || s.prm.sw_allocator != Allocator::Islip) s.out_rr[op] = next_mod(i, radix);
+  if (s.port_state[s.pp(rep, p0 + i)].sa_req_vc >= 0) s.port_state[op].sa_match = i;  // else a wasted speculative grant
+  if (it == 0 || s.prm.sw_allocator != Allocator::Islip) s.port_state[op].out_rr = next_mod(i, radix);
 }
 
 }  // namespace flitsim

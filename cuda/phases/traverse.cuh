@@ -16,10 +16,10 @@ namespace flitsim {
 
 FLITSIM_HD void step_traverse_out(const SimView& __restrict__ s, int rep, int r, int out, long long t) {
   const long long op = s.pp(rep, out);
-  const int i = s.sa_match[op];
+  const int i = s.port_state[op].sa_match;
   if (i < 0) return;
-  s.sa_match[op] = -1;  // its last use this cycle; the next request step reads it
-  const int gp = s.port_offset[r] + i, v = s.sa_req_vc[s.pp(rep, gp)];
+  s.port_state[op].sa_match = -1;  // its last use this cycle; the next request step reads it
+  const int gp = s.port_offset[r] + i, v = s.port_state[s.pp(rep, gp)].sa_req_vc;
   const long long q = s.pv(rep, gp, v);
   const int ov = s.ivc_out_vc[q];
   const flit_t f = s.ibuf[q * s.sz.B + s.ivc_head[q]];
@@ -36,21 +36,21 @@ FLITSIM_HD void step_traverse_out(const SimView& __restrict__ s, int rep, int r,
 
 FLITSIM_HD void step_traverse_in(const SimView& __restrict__ s, int rep, int gp, long long t) {
   const long long ip = s.pp(rep, gp);
-  const int v = s.sa_req_vc[ip];
+  const int v = s.port_state[ip].sa_req_vc;
   if (v < 0) return;
   const long long q = s.pv(rep, gp, v);
   const int B = s.sz.B;
   const bool tail = flit_tail(s.ibuf[q * B + s.ivc_head[q]]);
   s.ivc_head[q] = next_mod(s.ivc_head[q], B);
-  if (--s.ivc_count[q] == 0) s.port_vc_mask[ip] &= ~(u64(1) << v);
+  if (--s.ivc_count[q] == 0) s.port_state[ip].vc_mask &= ~(u64(1) << v);
   if (s.prm.cioq) return_input_credit(s, rep, gp, v, t);  // at most one per cycle (output_queue.cuh)
   else return_credit(s, rep, gp, v, t);
-  s.sa_req_vc[ip] = -1;
+  s.port_state[ip].sa_req_vc = -1;
   if (tail) {
     s.ivc_out_port[q] = -1;
     s.ivc_out_vc[q] = -1;
-    s.port_routed_mask[ip] &= ~(u64(1) << v);
-    s.port_held_mask[ip] &= ~(u64(1) << v);
+    s.port_state[ip].routed_mask &= ~(u64(1) << v);
+    s.port_state[ip].held_mask &= ~(u64(1) << v);
   }
 }
 

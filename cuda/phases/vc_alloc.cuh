@@ -111,7 +111,7 @@ FLITSIM_HD int pick_output_vc(const SimView& __restrict__ s, int rep, long long 
 
 // Input VCs of port ip (bits) in VC allocation: occupied, routed, without an output VC.
 FLITSIM_HD u64 vcs_awaiting_va(const SimView& __restrict__ s, long long ip) {
-  return s.port_vc_mask[ip] & s.port_routed_mask[ip] & ~s.port_held_mask[ip];
+  return s.port_state[ip].vc_mask & s.port_state[ip].routed_mask & ~s.port_state[ip].held_mask;
 }
 
 // Returns the output ports (local bits) this input requests, for the executor's skip masks.
@@ -130,7 +130,7 @@ FLITSIM_HD_STEP u64 step_va_request(const SimView& __restrict__ s, int rep, int 
     s.ivc_out_vc[q] = kRequesting - best;
     requested |= u64(1) << (out - p0);
   }
-  s.va_request[ip] = requested;
+  s.port_state[ip].va_request = requested;
   return requested;
 }
 
@@ -170,8 +170,8 @@ FLITSIM_HD_STEP void step_va_grant(const SimView& __restrict__ s, int rep, int r
 
 FLITSIM_HD void step_va_accept(const SimView& __restrict__ s, int rep, int gp, long long t) {
   const long long ip = s.pp(rep, gp);
-  if (!s.va_request[ip]) return;
-  s.va_request[ip] = 0;
+  if (!s.port_state[ip].va_request) return;
+  s.port_state[ip].va_request = 0;
   u64 held = 0;
   for (u64 m = vcs_awaiting_va(s, ip); m; m &= m - 1) {
     const int v = lowest_bit(m);
@@ -183,7 +183,7 @@ FLITSIM_HD void step_va_accept(const SimView& __restrict__ s, int rep, int gp, l
     s.ivc_out_vc[q] = won ? w : -1;
     if (won) s.ivc_va_at[q] = t, held |= u64(1) << v;
   }
-  s.port_held_mask[ip] |= held;
+  s.port_state[ip].held_mask |= held;
 }
 
 }  // namespace flitsim

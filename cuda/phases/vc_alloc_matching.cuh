@@ -26,7 +26,7 @@ namespace flitsim {
 FLITSIM_HD u64 step_va_request_all(const SimView& s, int rep, int r, int gp) {
   const int p0 = s.port_offset[r];
   u64 requested = 0;
-  for (u64 m = s.port_vc_mask[s.pp(rep, gp)]; m; m &= m - 1) {
+  for (u64 m = s.port_state[s.pp(rep, gp)].vc_mask; m; m &= m - 1) {
     const long long q = s.pv(rep, gp, lowest_bit(m));
     const int out = s.ivc_out_port[q];
     if (out < 0 || s.ivc_out_vc[q] >= 0) continue;
@@ -34,7 +34,7 @@ FLITSIM_HD u64 step_va_request_all(const SimView& s, int rep, int r, int gp) {
     s.ivc_out_vc[q] = any ? kRequesting : -1;
     if (any) requested |= u64(1) << (out - p0);
   }
-  s.va_request[s.pp(rep, gp)] = requested;
+  s.port_state[s.pp(rep, gp)].va_request = requested;
   return requested;
 }
 
@@ -49,7 +49,7 @@ FLITSIM_HD void step_va_grant_output_first(const SimView& s, int rep, int r, int
   const u64 me_bit = u64(1) << (out - p0);
   u64 requesting = 0;  // inputs with a VC requesting this port
   for (u64 m = inputs; m; m &= m - 1)
-    if (s.va_request[s.pp(rep, p0 + lowest_bit(m))] & me_bit) requesting |= u64(1) << lowest_bit(m);
+    if (s.port_state[s.pp(rep, p0 + lowest_bit(m))].va_request & me_bit) requesting |= u64(1) << lowest_bit(m);
   for (int w = 0; w < V && requesting; ++w) {
     const long long o = s.pv(rep, out, w);
     if (s.ovc_owner[o] >= 0) continue;
@@ -58,7 +58,7 @@ FLITSIM_HD void step_va_grant_output_first(const SimView& s, int rep, int r, int
     const int rr = s.ovc_rr[o];
     for (u64 m = requesting; m; m &= m - 1) {
       const int i = lowest_bit(m);
-      for (u64 vm = s.port_vc_mask[s.pp(rep, p0 + i)]; vm; vm &= vm - 1) {
+      for (u64 vm = s.port_state[s.pp(rep, p0 + i)].vc_mask; vm; vm &= vm - 1) {
         const int v = lowest_bit(vm), me = i * V + v;
         const long long q = s.pv(rep, p0 + i, v);
         if (!va_requesting(s, rep, p0, i, v, out) || !requests_vc(s, rep, q, out, w)) continue;
@@ -84,8 +84,8 @@ FLITSIM_HD void step_va_grant_wavefront(const SimView& s, int rep, int r, int ou
   int rows = 0;          // input VCs requesting this port
   for (int i = 0; i < radix; ++i) {
     taken[i] = 0;
-    if (!((inputs >> i) & 1) || !(s.va_request[s.pp(rep, p0 + i)] & me_bit)) continue;
-    for (u64 vm = s.port_vc_mask[s.pp(rep, p0 + i)]; vm; vm &= vm - 1)
+    if (!((inputs >> i) & 1) || !(s.port_state[s.pp(rep, p0 + i)].va_request & me_bit)) continue;
+    for (u64 vm = s.port_state[s.pp(rep, p0 + i)].vc_mask; vm; vm &= vm - 1)
       rows += va_requesting(s, rep, p0, i, lowest_bit(vm), out);
   }
   const int first = int(t % n);  // the priority diagonal rotates every cycle
@@ -93,7 +93,7 @@ FLITSIM_HD void step_va_grant_wavefront(const SimView& s, int rep, int r, int ou
     const int k = first + d < n ? first + d : first + d - n;  // diagonal k: cells (row, w), w − row ≡ k
     for (u64 m = free_vcs; m; m &= m - 1) {
       const int w = lowest_bit(m), row = w - k < 0 ? w - k + n : w - k, i = row / V, v = row % V;
-      if (!((s.port_vc_mask[s.pp(rep, p0 + i)] >> v) & 1) || ((taken[i] >> v) & 1)) continue;
+      if (!((s.port_state[s.pp(rep, p0 + i)].vc_mask >> v) & 1) || ((taken[i] >> v) & 1)) continue;
       if (!va_requesting(s, rep, p0, i, v, out) || !requests_vc(s, rep, s.pv(rep, p0 + i, v), out, w)) continue;
       s.ovc_owner[s.pv(rep, out, w)] = p0 * V + row;
       taken[i] |= u64(1) << v;
@@ -106,9 +106,9 @@ FLITSIM_HD void step_va_grant_wavefront(const SimView& s, int rep, int r, int ou
 // Each requesting input VC keeps the granted output VC router.vc_policy prefers.
 FLITSIM_HD void step_va_accept_granted(const SimView& s, int rep, int gp, long long t) {
   const long long ip = s.pp(rep, gp);
-  if (!s.va_request[ip]) return;
-  s.va_request[ip] = 0;
-  for (u64 m = s.port_vc_mask[ip]; m; m &= m - 1) {
+  if (!s.port_state[ip].va_request) return;
+  s.port_state[ip].va_request = 0;
+  for (u64 m = s.port_state[ip].vc_mask; m; m &= m - 1) {
     const int v = lowest_bit(m);
     const long long q = s.pv(rep, gp, v);
     if (s.ivc_out_vc[q] > kRequesting) continue;
@@ -118,7 +118,7 @@ FLITSIM_HD void step_va_accept_granted(const SimView& s, int rep, int gp, long l
       if (s.ovc_owner[s.pv(rep, out, w)] == gp * s.sz.V + v) granted |= u64(1) << w;
     const int w = prefer_vc(s, rep, q, out, granted);
     s.ivc_out_vc[q] = w;  // −1: lost, request again
-    if (w >= 0) s.ivc_va_at[q] = t, s.port_held_mask[ip] |= u64(1) << v;
+    if (w >= 0) s.ivc_va_at[q] = t, s.port_state[ip].held_mask |= u64(1) << v;
   }
 }
 

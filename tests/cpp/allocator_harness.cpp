@@ -131,12 +131,12 @@ int main(int argc, char** argv) {
     const int i = std::atoi(item.c_str()), v = std::atoi(item.c_str() + item.find('.') + 1),
               o = std::atoi(item.c_str() + item.find('>') + 1);
     const long long q = s.pv(0, i, v);
-    port_vc_mask[i] |= u64(1) << v;
+    port_state[i].vc_mask |= u64(1) << v;
     ivc_count[q] = 1;
     ivc_out_port[q] = o;
     ivc_out_vc[q] = va || item.back() == '?' ? -1 : 0;
-    port_routed_mask[i] |= u64(1) << v;  // the stage masks the steps visit (state.cuh)
-    if (ivc_out_vc[q] >= 0) port_held_mask[i] |= u64(1) << v;
+    port_state[i].routed_mask |= u64(1) << v;  // the stage masks the steps visit (state.cuh)
+    if (ivc_out_vc[q] >= 0) port_state[i].held_mask |= u64(1) << v;
     if (item.back() == '~') won_now.push_back(q);
     ivc_vc_lo[q] = 0, ivc_vc_hi[q] = V;
     const int pid = i * V + v;
@@ -157,20 +157,19 @@ int main(int argc, char** argv) {
         }
       for (long long q = 0; q < (long long)ivc_out_vc.size(); ++q)  // free them: ask again
         if (ivc_out_port[q] >= 0) ivc_out_vc[q] = -1;
-      std::fill(port_held_mask.begin(), port_held_mask.end(), 0);
+      for (PortState& ps : port_state) ps.held_mask = 0;
       std::fill(ovc_owner.begin(), ovc_owner.end(), -1);
     } else {
       for (long long q : won_now) ivc_va_at[q] = t;
       const PortSets sent = run_switch_allocation(s, 0, 0, t, ports, all_ports);
       for (int o = 0; o < radix; ++o) {
-        const int i = sa_match[o];
+        const int i = port_state[o].sa_match;
         if (i < 0) continue;
-        std::printf(" %d>%d/%d", i, o, sa_req_vc[i]);
-        if (!((sent.outputs >> o) & 1) || !((sent.inputs >> i) & 1) || ivc_out_vc[s.pv(0, i, sa_req_vc[i])] < 0)
+        std::printf(" %d>%d/%d", i, o, port_state[i].sa_req_vc);
+        if (!((sent.outputs >> o) & 1) || !((sent.inputs >> i) & 1) || ivc_out_vc[s.pv(0, i, port_state[i].sa_req_vc)] < 0)
           std::printf("!");  // the sets disagree, or a VC without an output VC would send
       }
-      std::fill(sa_match.begin(), sa_match.end(), -1);
-      std::fill(sa_req_vc.begin(), sa_req_vc.end(), -1);
+      for (PortState& ps : port_state) ps.sa_match = ps.sa_req_vc = -1;
     }
     std::printf("\n");
   }
