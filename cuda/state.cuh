@@ -128,6 +128,25 @@ struct alignas(64) PortState {
   int32_t sa_req_vc = -1;  // input: its VC that sends this pass, or -1
 };
 
+// An input VC's state (ivc_count apart) and an output VC's, one record each, indexed by
+// SimView::pv: a step that reads one field of a VC reads most of the others, and as separate
+// arrays each field was its own L1 miss at 16,512 nodes (cachegrind). Initial values are the
+// members' defaults; an output VC's credits start at router.buffer (host/initial_state.cpp).
+struct alignas(32) InputVc {
+  int32_t head = 0;       // buffer slot of the front flit
+  int32_t out_port = -1;  // its head's route (global output port), or -1
+  int32_t out_vc = -1;    // the output VC it holds, or -1; <= kRequesting: asking (vc_alloc.cuh)
+  int32_t vc_lo = 0, vc_hi = 0;  // output VCs the routing allows the head: [vc_lo, vc_hi)
+  int32_t unused = 0;
+  i64 va_at = -1;         // cycle the VC won its output VC
+};
+struct alignas(16) OutputVc {
+  int32_t owner = -1;   // input VC (global index, gp·V + v) holding it, or -1
+  int32_t credits = 0;  // free slots downstream
+  int32_t rr = 0;       // VC allocation's grant pointer over input VCs
+  int32_t unused = 0;
+};
+
 // i + 1 wrapped to [0, n): the round-robin and FIFO step without a division (hot loops).
 FLITSIM_HD int next_mod(int i, int n) { return i + 1 == n ? 0 : i + 1; }
 // (a + b) mod n for a, b in [0, n).
@@ -268,16 +287,9 @@ struct SimParams {
   X(PortState, port_state, (long long)sz.reps * sz.P) /* a port's stage masks and allocator state */ \
   X(u64, router_busy, (long long)sz.reps * sz.R) /* local ports with flits in their input VCs after receive (cycle.cuh) */ \
   X(uint8_t, arrivals, (long long)sz.reps * sz.R * sz.cal_len * sz.cal_stride) /* calendar (rings.cuh) */ \
-  X(int32_t, ivc_head, (long long)sz.reps * sz.P * sz.V)                      \
-  X(int32_t, ivc_count, (long long)sz.reps * sz.P * sz.V)                     \
-  X(int32_t, ivc_out_port, (long long)sz.reps * sz.P * sz.V)                  \
-  X(int32_t, ivc_out_vc, (long long)sz.reps * sz.P * sz.V)                    \
-  X(int32_t, ivc_vc_lo, (long long)sz.reps * sz.P * sz.V)                     \
-  X(int32_t, ivc_vc_hi, (long long)sz.reps * sz.P * sz.V)                     \
-  X(i64, ivc_va_at, (long long)sz.reps * sz.P * sz.V) /* cycle the VC won its output VC */ \
-  X(int32_t, ovc_owner, (long long)sz.reps * sz.P * sz.V)                     \
-  X(int32_t, ovc_credits, (long long)sz.reps * sz.P * sz.V)                   \
-  X(int32_t, ovc_rr, (long long)sz.reps * sz.P * sz.V)                        \
+  X(int32_t, ivc_count, (long long)sz.reps * sz.P * sz.V) /* flits held (apart: a driver counter sums it) */ \
+  X(InputVc, ivc, (long long)sz.reps * sz.P * sz.V)                           \
+  X(OutputVc, ovc, (long long)sz.reps * sz.P * sz.V)                          \
   /* output queues of router.architecture = "cioq" (phases/output_queue.cuh); empty with "iq" */ \
   X(flit_t, oq_buf, (long long)sz.reps * sz.P * sz.O)                         \
   X(int32_t, oq_head, sz.O ? (long long)sz.reps * sz.P : 0)                   \
@@ -337,7 +349,7 @@ struct SimParams {
 
 // Arrays whose every entry starts at a value other than zero (HostState::allocate).
 #define FLITSIM_STATE_INITIAL(X) \
-  X(sa_grant, -1) X(sa_accept, -1) X(ivc_va_at, -1) X(port_credit_at, -1)
+  X(sa_grant, -1) X(sa_accept, -1) X(port_credit_at, -1)
 
 // What the driver reads between chunks (delivery, watchdog, workload end), per replica: each a
 // reduction (Sum or Max) of entries [first, first + length) of one state array's replica slice

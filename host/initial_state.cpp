@@ -294,10 +294,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   std::fill(s.ering.begin(), s.ering.end(), kNoFlit);
   std::fill(s.cring.begin(), s.cring.end(), -1);
   std::fill(s.nicring.begin(), s.nicring.end(), -1);
-  std::fill(s.ivc_out_port.begin(), s.ivc_out_port.end(), -1);
-  std::fill(s.ivc_out_vc.begin(), s.ivc_out_vc.end(), -1);
-  std::fill(s.ovc_owner.begin(), s.ovc_owner.end(), -1);
-  std::fill(s.ovc_credits.begin(), s.ovc_credits.end(), sz.B);
+  for (OutputVc& o : s.ovc) o.credits = sz.B;
   std::fill(s.ni_credits.begin(), s.ni_credits.end(), sz.B);
   std::fill(s.ni_pid.begin(), s.ni_pid.end(), -1);
   std::fill(s.ni_vc.begin(), s.ni_vc.end(), -1);

@@ -102,7 +102,7 @@ std::string check_conservation(const HostState& h) {
       for (int v = 0; v < sz.V; ++v) {
         long long total;
         if (peer >= 0) {
-          total = h.ovc_credits[pv0 + (long long)gp * sz.V + v] + credit_flight[size_t(gp) * sz.V + v] +
+          total = h.ovc[pv0 + (long long)gp * sz.V + v].credits + credit_flight[size_t(gp) * sz.V + v] +
                   queued_vc[size_t(gp) * sz.V + v] +  // output-queue flits spent their credit on entry
                   in_flight[size_t(peer) * sz.V + v] + h.ivc_count[pv0 + (long long)peer * sz.V + v] +
                   owed(peer, v);  // credits the input still owes (speedup, output_queue.cuh)
@@ -130,7 +130,7 @@ std::string describe_blocked(const HostState& h, int rep, int limit) {
     for (int v = 0; v < sz.V && shown < limit; ++v) {
       const long long q = ((long long)rep * sz.P + gp) * sz.V + v;
       if (h.ivc_count[q] == 0) continue;
-      const int op = h.ivc_out_port[q], ov = h.ivc_out_vc[q];
+      const int op = h.ivc[q].out_port, ov = h.ivc[q].out_vc;
       out << "  router " << h.port_router[gp] << " input port " << gp - h.port_offset[h.port_router[gp]] << " VC "
           << v << ": " << h.ivc_count[q] << " flits";
       if (op < 0) {
@@ -138,7 +138,7 @@ std::string describe_blocked(const HostState& h, int rep, int limit) {
       } else {
         out << ", to port " << op - h.port_offset[h.port_router[op]];
         if (ov < 0) out << " waiting for an output VC";
-        else out << " VC " << ov << " with " << h.ovc_credits[((long long)rep * sz.P + op) * sz.V + ov] << " credits";
+        else out << " VC " << ov << " with " << h.ovc[((long long)rep * sz.P + op) * sz.V + ov].credits << " credits";
       }
       out << "\n";
       ++shown;

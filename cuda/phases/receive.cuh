@@ -51,7 +51,7 @@ FLITSIM_HD void step_receive(const SimView& __restrict__ s, int rep, int gp, lon
     const long long q = s.pv(rep, gp, flit_vc(f));
     const int c = s.ivc_count[q];
     if (c < s.sz.B) {
-      s.ibuf[q * s.sz.B + add_mod(s.ivc_head[q], c, s.sz.B)] = f;
+      s.ibuf[q * s.sz.B + add_mod(s.ivc[q].head, c, s.sz.B)] = f;
       s.ivc_count[q] = c + 1;
       s.port_state[s.pp(rep, gp)].vc_mask |= u64(1) << flit_vc(f);
     } else {  // impossible with correct credits; counted so the run fails loudly
@@ -62,7 +62,7 @@ FLITSIM_HD void step_receive(const SimView& __restrict__ s, int rep, int gp, lon
   if (n < 0) {
     int32_t* cr = cring_at(s, rep, ring_read_slot(s.port_rings[gp].credits, t));
     if (*cr >= 0) {
-      s.ovc_credits[s.pv(rep, gp, *cr)] += 1;
+      s.ovc[s.pv(rep, gp, *cr)].credits += 1;
       *cr = -1;
     }
   } else {

@@ -13,7 +13,7 @@ FLITSIM_HD void build_port_demand(const SimView& __restrict__ s, int rep, int r)
   for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp)
     for (u64 m = s.port_state[s.pp(rep, gp)].vc_mask; m; m &= m - 1) {
       const long long q = s.pv(rep, gp, lowest_bit(m));
-      if (s.ivc_out_port[q] >= 0) s.port_demand[s.pp(rep, s.ivc_out_port[q])] += s.ivc_count[q];
+      if (s.ivc[q].out_port >= 0) s.port_demand[s.pp(rep, s.ivc[q].out_port)] += s.ivc_count[q];
     }
 }
 
@@ -25,16 +25,16 @@ FLITSIM_HD void step_route(const SimView& __restrict__ s, int rep, int r, int gp
   for (u64 m = s.port_state[ip].vc_mask & ~s.port_state[ip].routed_mask; m; m &= m - 1) {  // occupied VCs without a route
     const int v = lowest_bit(m);
     const long long q = s.pv(rep, gp, v);
-    const flit_t f = s.ibuf[q * s.sz.B + s.ivc_head[q]];  // a head: tails reset out_port
+    const flit_t f = s.ibuf[q * s.sz.B + s.ivc[q].head];  // a head: tails reset out_port
     const RouteChoice c = route_packet(s, rep, r, flit_pid(f), t);
     if (c.port < 0 || c.vc_lo >= c.vc_hi) {  // never silently stall a packet: the driver fails the run
       atomic_add(&s.rep_sums[(long long)rep * kRepSums + kRouteFailures], 1);
       continue;
     }
-    s.ivc_out_port[q] = c.port;
+    s.ivc[q].out_port = c.port;
     s.port_state[ip].routed_mask |= u64(1) << v;
-    s.ivc_vc_lo[q] = c.vc_lo;
-    s.ivc_vc_hi[q] = c.vc_hi;
+    s.ivc[q].vc_lo = c.vc_lo;
+    s.ivc[q].vc_hi = c.vc_hi;
     if (s.sz.demand_P) s.port_demand[s.pp(rep, c.port)] += s.ivc_count[q];  // later heads see it
   }
 }

@@ -35,7 +35,7 @@ FLITSIM_HD void step_sa_wavefront_vc(const SimView& s, int rep, int r, int gp, l
   const int p0 = s.port_offset[r];
   const long long ip = s.pp(rep, gp);
   const int v = pick_ready_vc(s, rep, gp, u64(1) << s.sa_accept[s.sp(rep, gp, p0)], p0, t, spec);
-  s.port_state[ip].sa_req_vc = spec && s.ivc_out_vc[s.pv(rep, gp, v)] < 0 ? -1 : v;
+  s.port_state[ip].sa_req_vc = spec && s.ivc[s.pv(rep, gp, v)].out_vc < 0 ? -1 : v;
   s.port_state[ip].in_rr = next_mod(v, s.sz.V);
 }
 

@@ -38,7 +38,7 @@
 namespace flitsim {
 
 FLITSIM_HD bool has_downstream_credit(const SimView& __restrict__ s, int rep, int out, int ov) {
-  return s.peer_port[out] < 0 || s.ovc_credits[s.pv(rep, out, ov)] > 0;
+  return s.peer_port[out] < 0 || s.ovc[s.pv(rep, out, ov)].credits > 0;
 }
 
 // Lowest set bit of `mask` at or after `ptr`, wrapping around (mask != 0).
@@ -55,18 +55,18 @@ FLITSIM_HD int rr_pick(u64 mask, int ptr) {
 // in this cycle); one that won needs a downstream credit, one that lost cannot know.
 FLITSIM_HD_STEP int ready_output(const SimView& __restrict__ s, int rep, int gp, int v, int p0, long long t, bool spec = false) {
   const long long q = s.pv(rep, gp, v);
-  const int ov = s.ivc_out_vc[q];
+  const int ov = s.ivc[q].out_vc;
   if (spec) {
-    const int out = s.ivc_out_port[q];
-    if (out < 0 || (ov >= 0 && (s.ivc_va_at[q] != t || !has_downstream_credit(s, rep, out, ov)))) return -1;
+    const int out = s.ivc[q].out_port;
+    if (out < 0 || (ov >= 0 && (s.ivc[q].va_at != t || !has_downstream_credit(s, rep, out, ov)))) return -1;
     // A speculative bid needs output-queue room too: with speedup a pass may find it full.
     if (s.prm.cioq && !output_queue_has_room(s, rep, out)) return -1;
     return out - p0;
   }
-  if (ov < 0 || !has_downstream_credit(s, rep, s.ivc_out_port[q], ov)) return -1;
-  if (s.prm.va_sa_separate && s.ivc_va_at[q] == t) return -1;
-  if (s.prm.cioq && !output_queue_has_room(s, rep, s.ivc_out_port[q])) return -1;  // output_queue.cuh
-  return s.ivc_out_port[q] - p0;
+  if (ov < 0 || !has_downstream_credit(s, rep, s.ivc[q].out_port, ov)) return -1;
+  if (s.prm.va_sa_separate && s.ivc[q].va_at == t) return -1;
+  if (s.prm.cioq && !output_queue_has_room(s, rep, s.ivc[q].out_port)) return -1;  // output_queue.cuh
+  return s.ivc[q].out_port - p0;
 }
 
 // Input gp's VCs that may be ready for the switch: occupied and holding an output VC, or in
@@ -195,13 +195,13 @@ FLITSIM_HD_STEP u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r
     // step found ready (ready_output gives their route's output).
     u64 for_o = 0;
     for (u64 m = s.sa_ready[is]; m; m &= m - 1)
-      if (s.ivc_out_port[s.pv(rep, gp, lowest_bit(m))] == p0 + o) for_o |= u64(1) << lowest_bit(m);
+      if (s.ivc[s.pv(rep, gp, lowest_bit(m))].out_port == p0 + o) for_o |= u64(1) << lowest_bit(m);
     v = rr_pick(for_o, s.port_state[ip].in_rr);
   }
   // A speculative grant whose VC lost its VC allocation is wasted (nothing is sent, the
   // output idles this cycle) but counts as a match for the pointers, so that the next bid
   // goes to another requester.
-  s.port_state[ip].sa_req_vc = spec && s.ivc_out_vc[s.pv(rep, gp, v)] < 0 ? -1 : v;
+  s.port_state[ip].sa_req_vc = spec && s.ivc[s.pv(rep, gp, v)].out_vc < 0 ? -1 : v;
   s.sa_accept[is] = o;
   s.port_state[ip].in_rr = next_mod(v, s.sz.V);
   if (s.prm.sw_allocator == Allocator::Islip ? it == 0 : input_arbiter_by_output(s))

@@ -21,15 +21,15 @@ FLITSIM_HD void step_traverse_out(const SimView& __restrict__ s, int rep, int r,
   s.port_state[op].sa_match = -1;  // its last use this cycle; the next request step reads it
   const int gp = s.port_offset[r] + i, v = s.port_state[s.pp(rep, gp)].sa_req_vc;
   const long long q = s.pv(rep, gp, v);
-  const int ov = s.ivc_out_vc[q];
-  const flit_t f = s.ibuf[q * s.sz.B + s.ivc_head[q]];
+  const int ov = s.ivc[q].out_vc;
+  const flit_t f = s.ibuf[q * s.sz.B + s.ivc[q].head];
   const int32_t pid = flit_pid(f);
   const flit_t g = make_flit(pid, ov, flit_head(f), flit_tail(f));
   if (s.peer_port[out] >= 0) {  // the downstream credit is spent here in both architectures (output_queue.cuh)
-    s.ovc_credits[s.pv(rep, out, ov)] -= 1;
+    s.ovc[s.pv(rep, out, ov)].credits -= 1;
     if (flit_head(f)) s.pk_hops[s.pk(rep, pid)] += 1;
   }
-  if (flit_tail(f)) s.ovc_owner[s.pv(rep, out, ov)] = -1;
+  if (flit_tail(f)) s.ovc[s.pv(rep, out, ov)].owner = -1;
   if (s.prm.cioq) output_queue_push(s, rep, out, g, t);  // the link drains it from the next cycle
   else send_on_output(s, rep, out, g, t);
 }
@@ -40,15 +40,15 @@ FLITSIM_HD void step_traverse_in(const SimView& __restrict__ s, int rep, int gp,
   if (v < 0) return;
   const long long q = s.pv(rep, gp, v);
   const int B = s.sz.B;
-  const bool tail = flit_tail(s.ibuf[q * B + s.ivc_head[q]]);
-  s.ivc_head[q] = next_mod(s.ivc_head[q], B);
+  const bool tail = flit_tail(s.ibuf[q * B + s.ivc[q].head]);
+  s.ivc[q].head = next_mod(s.ivc[q].head, B);
   if (--s.ivc_count[q] == 0) s.port_state[ip].vc_mask &= ~(u64(1) << v);
   if (s.prm.cioq) return_input_credit(s, rep, gp, v, t);  // at most one per cycle (output_queue.cuh)
   else return_credit(s, rep, gp, v, t);
   s.port_state[ip].sa_req_vc = -1;
   if (tail) {
-    s.ivc_out_port[q] = -1;
-    s.ivc_out_vc[q] = -1;
+    s.ivc[q].out_port = -1;
+    s.ivc[q].out_vc = -1;
     s.port_state[ip].routed_mask &= ~(u64(1) << v);
     s.port_state[ip].held_mask &= ~(u64(1) << v);
   }

@@ -28,12 +28,12 @@ FLITSIM_HD int rr_distance(int i, int rr, int n) { return i >= rr ? i - rr : i -
 // Creation cycle of the packet at the front of input VC q: its age for router.arbitration =
 // "age" (smaller is older).
 FLITSIM_HD long long front_created(const SimView& __restrict__ s, int rep, long long q) {
-  return s.pk_create[s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc_head[q]]))];
+  return s.pk_create[s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc[q].head]))];
 }
 
 // Packet id slot of the front flit of input VC q.
 FLITSIM_HD long long front_packet(const SimView& __restrict__ s, int rep, long long q) {
-  return s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc_head[q]]));
+  return s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc[q].head]));
 }
 
 // The one output VC router.vc_policy = "by-hop" allows input VC q: the range's first VC, so
@@ -46,9 +46,9 @@ FLITSIM_HD long long front_packet(const SimView& __restrict__ s, int rep, long l
 // up to its sink. Any ejection VC is deadlock-free: an ejection VC leads only to a sink, which
 // takes a flit every cycle, so no channel depends on it and it closes no dependency cycle.
 FLITSIM_HD int by_hop_vc(const SimView& __restrict__ s, long long q) {
-  const int lo = s.ivc_vc_lo[q], hi = s.ivc_vc_hi[q];
+  const int lo = s.ivc[q].vc_lo, hi = s.ivc[q].vc_hi;
   if (lo != 0 || hi != s.sz.V) return lo;
-  if (!s.prm.eject_on_arrival_class || s.peer_port[s.ivc_out_port[q]] >= 0)
+  if (!s.prm.eject_on_arrival_class || s.peer_port[s.ivc[q].out_port] >= 0)
     return s.class_vc_lo(s.prm.vc_classes - 1);
   if (s.port_node[(q / s.sz.V) % s.sz.P] >= 0) return 0;  // injected here: no hop taken yet
   const int v = int(q % s.sz.V);
@@ -63,11 +63,11 @@ FLITSIM_HD int by_hop_vc(const SimView& __restrict__ s, long long q) {
 // the routing allows (by-hop: is that range's one VC). Depends only on w's own state, so an
 // output step may change other VCs' owners while it asks.
 FLITSIM_HD bool requests_vc(const SimView& __restrict__ s, int rep, long long q, int out, int w) {
-  if (s.prm.vc_policy == VcPolicy::ByHop ? w != by_hop_vc(s, q) : w < s.ivc_vc_lo[q] || w >= s.ivc_vc_hi[q])
+  if (s.prm.vc_policy == VcPolicy::ByHop ? w != by_hop_vc(s, q) : w < s.ivc[q].vc_lo || w >= s.ivc[q].vc_hi)
     return false;
   const long long o = s.pv(rep, out, w);
   const int room = s.prm.vct && s.peer_port[out] >= 0 ? s.pk_size[front_packet(s, rep, q)] : 0;
-  return s.ovc_owner[o] < 0 && s.ovc_credits[o] >= room;
+  return s.ovc[o].owner < 0 && s.ovc[o].credits >= room;
 }
 
 // The output VCs (bits) input VC q requests on port `out`.
@@ -86,7 +86,7 @@ FLITSIM_HD u64 requested_vcs(const SimView& __restrict__ s, int rep, long long q
 FLITSIM_HD int prefer_vc(const SimView& __restrict__ s, int rep, long long q, int out, u64 vcs) {
   if (!vcs) return -1;
   if (s.prm.vc_policy == VcPolicy::ByHop) return lowest_bit(vcs);
-  const int lo = s.ivc_vc_lo[q], hi = s.ivc_vc_hi[q];
+  const int lo = s.ivc[q].vc_lo, hi = s.ivc[q].vc_hi;
   if (s.prm.vc_policy == VcPolicy::Random) {
     const long long k = front_packet(s, rep, q);
     const uint32_t u = draw32(s.rep_seed[rep], uint32_t(k), s.pk_create[k], kRngVc, uint32_t(s.pk_hops[k]) + 1);
@@ -97,7 +97,7 @@ FLITSIM_HD int prefer_vc(const SimView& __restrict__ s, int rep, long long q, in
   }
   int best = -1, best_credits = -1;
   for (u64 m = vcs; m; m &= m - 1) {
-    const int w = lowest_bit(m), c = s.ovc_credits[s.pv(rep, out, w)];
+    const int w = lowest_bit(m), c = s.ovc[s.pv(rep, out, w)].credits;
     if (c > best_credits) best = w, best_credits = c;
   }
   return best;
@@ -121,13 +121,13 @@ FLITSIM_HD_STEP u64 step_va_request(const SimView& __restrict__ s, int rep, int 
   u64 requested = 0;
   for (u64 m = vcs_awaiting_va(s, ip); m; m &= m - 1) {
     const long long q = s.pv(rep, gp, lowest_bit(m));
-    const int out = s.ivc_out_port[q];
+    const int out = s.ivc[q].out_port;
     const int best = pick_output_vc(s, rep, q, out);
     if (best < 0) {
-      s.ivc_out_vc[q] = -1;
+      s.ivc[q].out_vc = -1;
       continue;
     }
-    s.ivc_out_vc[q] = kRequesting - best;
+    s.ivc[q].out_vc = kRequesting - best;
     requested |= u64(1) << (out - p0);
   }
   s.port_state[ip].va_request = requested;
@@ -149,8 +149,8 @@ FLITSIM_HD_STEP void step_va_grant(const SimView& __restrict__ s, int rep, int r
     for (u64 m = vcs_awaiting_va(s, s.pp(rep, p0 + i)); m; m &= m - 1) {
       const int v = lowest_bit(m);
       const long long q = s.pv(rep, p0 + i, v);
-      if (s.ivc_out_vc[q] > kRequesting || s.ivc_out_port[q] != out) continue;
-      const int w = kRequesting - s.ivc_out_vc[q], me = i * V + v, rr = s.ovc_rr[s.pv(rep, out, w)];
+      if (s.ivc[q].out_vc > kRequesting || s.ivc[q].out_port != out) continue;
+      const int w = kRequesting - s.ivc[q].out_vc, me = i * V + v, rr = s.ovc[s.pv(rep, out, w)].rr;
       if (s.prm.age_arbitration) {  // oldest packet; ties: the lowest port, then VC (inputs ascend)
         const long long age = front_created(s, rep, q);
         if (winner[w] < 0 || age < winner_age[w]) winner[w] = me, winner_age[w] = age;
@@ -163,8 +163,8 @@ FLITSIM_HD_STEP void step_va_grant(const SimView& __restrict__ s, int rep, int r
   for (int w = 0; w < V; ++w) {
     if (winner[w] < 0) continue;
     const long long o = s.pv(rep, out, w);
-    s.ovc_owner[o] = (p0 + winner[w] / V) * V + winner[w] % V;
-    s.ovc_rr[o] = next_mod(winner[w], n_ivc);
+    s.ovc[o].owner = (p0 + winner[w] / V) * V + winner[w] % V;
+    s.ovc[o].rr = next_mod(winner[w], n_ivc);
   }
 }
 
@@ -176,12 +176,12 @@ FLITSIM_HD void step_va_accept(const SimView& __restrict__ s, int rep, int gp, l
   for (u64 m = vcs_awaiting_va(s, ip); m; m &= m - 1) {
     const int v = lowest_bit(m);
     const long long q = s.pv(rep, gp, v);
-    if (s.ivc_out_vc[q] > kRequesting) continue;
-    const int w = kRequesting - s.ivc_out_vc[q];
+    if (s.ivc[q].out_vc > kRequesting) continue;
+    const int w = kRequesting - s.ivc[q].out_vc;
     // Lost: request again next cycle.
-    const bool won = s.ovc_owner[s.pv(rep, s.ivc_out_port[q], w)] == gp * s.sz.V + v;
-    s.ivc_out_vc[q] = won ? w : -1;
-    if (won) s.ivc_va_at[q] = t, held |= u64(1) << v;
+    const bool won = s.ovc[s.pv(rep, s.ivc[q].out_port, w)].owner == gp * s.sz.V + v;
+    s.ivc[q].out_vc = won ? w : -1;
+    if (won) s.ivc[q].va_at = t, held |= u64(1) << v;
   }
   s.port_state[ip].held_mask |= held;
 }

@@ -28,10 +28,10 @@ FLITSIM_HD u64 step_va_request_all(const SimView& s, int rep, int r, int gp) {
   u64 requested = 0;
   for (u64 m = s.port_state[s.pp(rep, gp)].vc_mask; m; m &= m - 1) {
     const long long q = s.pv(rep, gp, lowest_bit(m));
-    const int out = s.ivc_out_port[q];
-    if (out < 0 || s.ivc_out_vc[q] >= 0) continue;
+    const int out = s.ivc[q].out_port;
+    if (out < 0 || s.ivc[q].out_vc >= 0) continue;
     const bool any = requested_vcs(s, rep, q, out) != 0;
-    s.ivc_out_vc[q] = any ? kRequesting : -1;
+    s.ivc[q].out_vc = any ? kRequesting : -1;
     if (any) requested |= u64(1) << (out - p0);
   }
   s.port_state[s.pp(rep, gp)].va_request = requested;
@@ -41,7 +41,7 @@ FLITSIM_HD u64 step_va_request_all(const SimView& s, int rep, int r, int gp) {
 // True when input VC v of local input i requests the switch's output port `out` this round.
 FLITSIM_HD bool va_requesting(const SimView& s, int rep, int p0, int i, int v, int out) {
   const long long q = s.pv(rep, p0 + i, v);
-  return s.ivc_out_vc[q] <= kRequesting && s.ivc_out_port[q] == out;
+  return s.ivc[q].out_vc <= kRequesting && s.ivc[q].out_port == out;
 }
 
 FLITSIM_HD void step_va_grant_output_first(const SimView& s, int rep, int r, int out, u64 inputs) {
@@ -52,10 +52,10 @@ FLITSIM_HD void step_va_grant_output_first(const SimView& s, int rep, int r, int
     if (s.port_state[s.pp(rep, p0 + lowest_bit(m))].va_request & me_bit) requesting |= u64(1) << lowest_bit(m);
   for (int w = 0; w < V && requesting; ++w) {
     const long long o = s.pv(rep, out, w);
-    if (s.ovc_owner[o] >= 0) continue;
+    if (s.ovc[o].owner >= 0) continue;
     int winner = -1;  // local input VC index i * V + v
     long long winner_age = 0;
-    const int rr = s.ovc_rr[o];
+    const int rr = s.ovc[o].rr;
     for (u64 m = requesting; m; m &= m - 1) {
       const int i = lowest_bit(m);
       for (u64 vm = s.port_state[s.pp(rep, p0 + i)].vc_mask; vm; vm &= vm - 1) {
@@ -70,7 +70,7 @@ FLITSIM_HD void step_va_grant_output_first(const SimView& s, int rep, int r, int
         }
       }
     }
-    if (winner >= 0) s.ovc_owner[o] = p0 * V + winner;  // a grant until update sees it accepted
+    if (winner >= 0) s.ovc[o].owner = p0 * V + winner;  // a grant until update sees it accepted
   }
 }
 
@@ -79,7 +79,7 @@ FLITSIM_HD void step_va_grant_wavefront(const SimView& s, int rep, int r, int ou
   const u64 me_bit = u64(1) << (out - p0);
   u64 free_vcs = 0;  // columns: output VCs not owned
   for (int w = 0; w < V; ++w)
-    if (s.ovc_owner[s.pv(rep, out, w)] < 0) free_vcs |= u64(1) << w;
+    if (s.ovc[s.pv(rep, out, w)].owner < 0) free_vcs |= u64(1) << w;
   u64 taken[kMaxRadix];  // rows matched so far: bit v of input i
   int rows = 0;          // input VCs requesting this port
   for (int i = 0; i < radix; ++i) {
@@ -95,7 +95,7 @@ FLITSIM_HD void step_va_grant_wavefront(const SimView& s, int rep, int r, int ou
       const int w = lowest_bit(m), row = w - k < 0 ? w - k + n : w - k, i = row / V, v = row % V;
       if (!((s.port_state[s.pp(rep, p0 + i)].vc_mask >> v) & 1) || ((taken[i] >> v) & 1)) continue;
       if (!va_requesting(s, rep, p0, i, v, out) || !requests_vc(s, rep, s.pv(rep, p0 + i, v), out, w)) continue;
-      s.ovc_owner[s.pv(rep, out, w)] = p0 * V + row;
+      s.ovc[s.pv(rep, out, w)].owner = p0 * V + row;
       taken[i] |= u64(1) << v;
       free_vcs &= ~(u64(1) << w);
       --rows;
@@ -111,14 +111,14 @@ FLITSIM_HD void step_va_accept_granted(const SimView& s, int rep, int gp, long l
   for (u64 m = s.port_state[ip].vc_mask; m; m &= m - 1) {
     const int v = lowest_bit(m);
     const long long q = s.pv(rep, gp, v);
-    if (s.ivc_out_vc[q] > kRequesting) continue;
-    const int out = s.ivc_out_port[q];
+    if (s.ivc[q].out_vc > kRequesting) continue;
+    const int out = s.ivc[q].out_port;
     u64 granted = 0;
     for (int w = 0; w < s.sz.V; ++w)
-      if (s.ovc_owner[s.pv(rep, out, w)] == gp * s.sz.V + v) granted |= u64(1) << w;
+      if (s.ovc[s.pv(rep, out, w)].owner == gp * s.sz.V + v) granted |= u64(1) << w;
     const int w = prefer_vc(s, rep, q, out, granted);
-    s.ivc_out_vc[q] = w;  // −1: lost, request again
-    if (w >= 0) s.ivc_va_at[q] = t, s.port_state[ip].held_mask |= u64(1) << v;
+    s.ivc[q].out_vc = w;  // −1: lost, request again
+    if (w >= 0) s.ivc[q].va_at = t, s.port_state[ip].held_mask |= u64(1) << v;
   }
 }
 
@@ -128,13 +128,13 @@ FLITSIM_HD void step_va_update(const SimView& s, int rep, int r, int out, int it
   const bool move = it == 0 || s.prm.vc_allocator != Allocator::Islip;
   for (int w = 0; w < s.sz.V; ++w) {
     const long long o = s.pv(rep, out, w);
-    const int g = s.ovc_owner[o];
+    const int g = s.ovc[o].owner;
     if (g < 0) continue;
     const long long q = s.pv(rep, g / s.sz.V, g % s.sz.V);
-    if (s.ivc_out_port[q] != out || s.ivc_out_vc[q] != w) {
-      s.ovc_owner[o] = -1;
-    } else if (move && s.ivc_va_at[q] == t) {
-      s.ovc_rr[o] = next_mod(g - p0 * s.sz.V, n_ivc);
+    if (s.ivc[q].out_port != out || s.ivc[q].out_vc != w) {
+      s.ovc[o].owner = -1;
+    } else if (move && s.ivc[q].va_at == t) {
+      s.ovc[o].rr = next_mod(g - p0 * s.sz.V, n_ivc);
     }
   }
 }

@@ -98,7 +98,7 @@ FLITSIM_HD void mark_nonminimal(const SimView& s, const PacketInfo& p) { s.pk_no
 // Free output credits summed over a VC range: the local congestion sensor of adaptive choices.
 FLITSIM_HD int free_credits(const SimView& s, int rep, int gp, int lo, int hi) {
   int c = 0;
-  for (int v = lo; v < hi; ++v) c += s.ovc_credits[s.pv(rep, gp, v)];
+  for (int v = lo; v < hi; ++v) c += s.ovc[s.pv(rep, gp, v)].credits;
   return c;
 }
 

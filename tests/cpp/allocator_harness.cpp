@@ -112,10 +112,7 @@ int main(int argc, char** argv) {
 #undef FLITSIM_INIT
   port_offset[0] = 0, port_offset[1] = radix;
   std::fill(peer_port.begin(), peer_port.end(), -1);  // sinks: no credits needed
-  std::fill(ivc_out_port.begin(), ivc_out_port.end(), -1);
-  std::fill(ivc_out_vc.begin(), ivc_out_vc.end(), -1);
-  std::fill(ovc_owner.begin(), ovc_owner.end(), -1);
-  std::fill(ovc_credits.begin(), ovc_credits.end(), sz.B);
+  for (OutputVc& o : ovc) o.credits = sz.B;
   std::vector<int> ages;
   for (size_t p = 0, c; arg.count("ages") && p <= arg["ages"].size(); p = c + 1) {
     c = arg["ages"].find(',', p);
@@ -133,12 +130,12 @@ int main(int argc, char** argv) {
     const long long q = s.pv(0, i, v);
     port_state[i].vc_mask |= u64(1) << v;
     ivc_count[q] = 1;
-    ivc_out_port[q] = o;
-    ivc_out_vc[q] = va || item.back() == '?' ? -1 : 0;
+    ivc[q].out_port = o;
+    ivc[q].out_vc = va || item.back() == '?' ? -1 : 0;
     port_state[i].routed_mask |= u64(1) << v;  // the stage masks the steps visit (state.cuh)
-    if (ivc_out_vc[q] >= 0) port_state[i].held_mask |= u64(1) << v;
+    if (ivc[q].out_vc >= 0) port_state[i].held_mask |= u64(1) << v;
     if (item.back() == '~') won_now.push_back(q);
-    ivc_vc_lo[q] = 0, ivc_vc_hi[q] = V;
+    ivc[q].vc_lo = 0, ivc[q].vc_hi = V;
     const int pid = i * V + v;
     ibuf[q * sz.B] = make_flit(pid, 0, true, false);
     pk_create[pid] = ages.empty() ? 0 : ages[pid];
@@ -152,21 +149,21 @@ int main(int argc, char** argv) {
       run_vc_allocation(s, 0, 0, t, ports, all_ports);
       for (int gp = 0; gp < radix; ++gp)
         for (int w = 0; w < V; ++w) {
-          const int g = ovc_owner[s.pv(0, gp, w)];
+          const int g = ovc[s.pv(0, gp, w)].owner;
           if (g >= 0) std::printf(" %d.%d>%d.%d", g / V, g % V, gp, w);
         }
-      for (long long q = 0; q < (long long)ivc_out_vc.size(); ++q)  // free them: ask again
-        if (ivc_out_port[q] >= 0) ivc_out_vc[q] = -1;
+      for (long long q = 0; q < (long long)ivc.size(); ++q)  // free them: ask again
+        if (ivc[q].out_port >= 0) ivc[q].out_vc = -1;
       for (PortState& ps : port_state) ps.held_mask = 0;
-      std::fill(ovc_owner.begin(), ovc_owner.end(), -1);
+      for (OutputVc& o : ovc) o.owner = -1;
     } else {
-      for (long long q : won_now) ivc_va_at[q] = t;
+      for (long long q : won_now) ivc[q].va_at = t;
       const PortSets sent = run_switch_allocation(s, 0, 0, t, ports, all_ports);
       for (int o = 0; o < radix; ++o) {
         const int i = port_state[o].sa_match;
         if (i < 0) continue;
         std::printf(" %d>%d/%d", i, o, port_state[i].sa_req_vc);
-        if (!((sent.outputs >> o) & 1) || !((sent.inputs >> i) & 1) || ivc_out_vc[s.pv(0, i, port_state[i].sa_req_vc)] < 0)
+        if (!((sent.outputs >> o) & 1) || !((sent.inputs >> i) & 1) || ivc[s.pv(0, i, port_state[i].sa_req_vc)].out_vc < 0)
           std::printf("!");  // the sets disagree, or a VC without an output VC would send
       }
       for (PortState& ps : port_state) ps.sa_match = ps.sa_req_vc = -1;
