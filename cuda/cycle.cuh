@@ -42,7 +42,11 @@ FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r
   const u64 arrived = arrivals_at(s, rep, r, t);
   ports.each_of(arrived, [&](int gp) { step_receive(s, rep, gp, t); });
   ports.each_of(s.router_terminals[r], [&](int gp) { step_inject(s, rep, gp, t); });  // terminal ports only
-  if (s.prm.cioq) ports.each([&](int gp) { step_output_drain(s, rep, gp, t); });  // output_queue.cuh
+  // Whether a flit left the router this cycle (onto a channel or into an output queue): the
+  // watchdog's router_last_move, one write per router and cycle rather than one per flit.
+  bool moved = false;
+  if (s.prm.cioq)  // output_queue.cuh
+    moved = ports.gather([&](int gp) { return u64(step_output_drain(s, rep, gp, t)); }).inputs != 0;
   // Ports whose input VCs hold flits after receive and inject. Route, the allocators and
   // traverse do nothing for the others, so they run for these only, and not at all in an idle
   // router (idle skipping). Only a port busy in the last cycle or receiving now can be busy:
@@ -62,10 +66,11 @@ FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r
     for (int pass = 0; pass < s.prm.speedup; ++pass) {
       const PortSets sent = run_switch_allocation(s, rep, r, t, ports, busy);  // outputs matched, inputs that send
       if (!sent.outputs) break;  // no flit moved: a further pass would find the same state
-      ports.each_of(sent.outputs, [&](int gp) { step_traverse_out(s, rep, r, gp, t); });
+      moved |= ports.gather_of(sent.outputs, [&](int gp) { return u64(step_traverse_out(s, rep, r, gp, t)); }).inputs != 0;
       ports.each_of(sent.inputs, [&](int gp) { step_traverse_in(s, rep, gp, t); });
     }
   }
+  if (moved) ports.once([&] { s.router_last_move[rr] = t; });
   if (snapshot_due(s, t)) {  // UGAL-G's congestion snapshot (routing/snapshot.cuh)
     if (s.sz.demand_P) ports.once([&] { build_port_demand(s, rep, r); });
     ports.each([&](int gp) { step_snapshot_port(s, rep, gp, t); });

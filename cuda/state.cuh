@@ -338,7 +338,7 @@ struct SimParams {
   X(i64, node_flits_sent, (long long)sz.reps * sz.N)                    \
   X(i64, node_flits_received, (long long)sz.reps * sz.N)                \
   X(i64, node_slot_stalls, (long long)sz.reps * sz.N)                   \
-  X(i64, port_last_move, (long long)sz.reps * sz.P) /* last cycle a flit left via this output */ \
+  X(i64, router_last_move, (long long)sz.reps * sz.R) /* last cycle a flit left the router (cycle.cuh) */ \
   X(i64, rep_sums, (long long)sz.reps * kRepSums)                       \
   X(i64, lat_hist, (long long)sz.reps * sz.bins)                        \
   X(i64, nlat_hist, (long long)sz.reps * sz.bins)                       \
@@ -366,7 +366,7 @@ enum class CounterOp { Sum, Max };
   X(flits_received, node_flits_received, sz.N, 0, sz.N, Sum)                             \
   X(buffered_flits, ivc_count, (long long)sz.P * sz.V, 0, (long long)sz.P * sz.V, Sum)   \
   X(queued_flits, oq_count, (sz.O ? sz.P : 0), 0, (sz.O ? sz.P : 0), Sum) /* cioq output queues */ \
-  X(last_move, port_last_move, sz.P, 0, sz.P, Max)                                       \
+  X(last_move, router_last_move, sz.R, 0, sz.R, Max)                                       \
   X(route_failures, rep_sums, kRepSums, kRouteFailures, 1, Sum)                          \
   X(foreground_end, wl_fg_end, (sz.wl_reps ? 1 : 0), 0, (sz.wl_reps ? 1 : 0), Sum)
 

@@ -30,13 +30,11 @@ FLITSIM_HD bool output_queue_has_room(const SimView& s, int rep, int out) {
 // node's sink) in cycle t: the last step of both architectures.
 FLITSIM_HD void send_on_output(const SimView& s, int rep, int out, flit_t f, long long t) {
   send_flit_from_port(s, rep, out, f, t);
-  const long long op = s.pp(rep, out);
-  if (s.in_window(t)) s.port_flits[op] += 1;
-  s.port_last_move[op] = t;
+  if (s.in_window(t)) s.port_flits[s.pp(rep, out)] += 1;
 }
 
 // The switch writes flit f (already carrying its output VC) into output `out`'s queue.
-FLITSIM_HD void output_queue_push(const SimView& s, int rep, int out, flit_t f, long long t) {
+FLITSIM_HD void output_queue_push(const SimView& s, int rep, int out, flit_t f) {
   const long long op = s.pp(rep, out);
   const int c = s.oq_count[op];
   if (c >= s.sz.O) {  // impossible: the switch checks for room; counted so the run fails loudly
@@ -45,7 +43,6 @@ FLITSIM_HD void output_queue_push(const SimView& s, int rep, int out, flit_t f, 
   }
   s.oq_buf[op * s.sz.O + add_mod(s.oq_head[op], c, s.sz.O)] = f;
   s.oq_count[op] = c + 1;
-  s.port_last_move[op] = t;  // a move for the watchdog, as a flit entering a channel
 }
 
 // Input credits with speedup: an input port's credit channel carries one credit per cycle, but
@@ -79,16 +76,17 @@ FLITSIM_HD void return_owed_credit(const SimView& s, int rep, int gp, long long 
 }
 
 // Per port, before the switch: the port's input side returns one owed credit, and the front
-// flit of its output queue goes onto its channel.
-FLITSIM_HD void step_output_drain(const SimView& s, int rep, int out, long long t) {
+// flit of its output queue goes onto its channel. Returns whether a flit left.
+FLITSIM_HD bool step_output_drain(const SimView& s, int rep, int out, long long t) {
   return_owed_credit(s, rep, out, t);
   const long long op = s.pp(rep, out);
   const int c = s.oq_count[op];
-  if (c == 0) return;
+  if (c == 0) return false;
   const int h = s.oq_head[op];
   send_on_output(s, rep, out, s.oq_buf[op * s.sz.O + h], t);
   s.oq_head[op] = next_mod(h, s.sz.O);
   s.oq_count[op] = c - 1;
+  return true;
 }
 
 }  // namespace flitsim

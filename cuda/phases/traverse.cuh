@@ -14,10 +14,11 @@
 
 namespace flitsim {
 
-FLITSIM_HD void step_traverse_out(const SimView& __restrict__ s, int rep, int r, int out, long long t) {
+// Returns whether a flit left through `out` (a wasted speculative match sends none).
+FLITSIM_HD bool step_traverse_out(const SimView& __restrict__ s, int rep, int r, int out, long long t) {
   const long long op = s.pp(rep, out);
   const int i = s.port_state[op].sa_match;
-  if (i < 0) return;
+  if (i < 0) return false;
   s.port_state[op].sa_match = -1;  // its last use this cycle; the next request step reads it
   const int gp = s.port_offset[r] + i, v = s.port_state[s.pp(rep, gp)].sa_req_vc;
   const long long q = s.pv(rep, gp, v);
@@ -30,8 +31,9 @@ FLITSIM_HD void step_traverse_out(const SimView& __restrict__ s, int rep, int r,
     if (flit_head(f)) s.pk_hops[s.pk(rep, pid)] += 1;
   }
   if (flit_tail(f)) s.ovc[s.pv(rep, out, ov)].owner = -1;
-  if (s.prm.cioq) output_queue_push(s, rep, out, g, t);  // the link drains it from the next cycle
+  if (s.prm.cioq) output_queue_push(s, rep, out, g);  // the link drains it from the next cycle
   else send_on_output(s, rep, out, g, t);
+  return true;
 }
 
 FLITSIM_HD void step_traverse_in(const SimView& __restrict__ s, int rep, int gp, long long t) {
