@@ -128,23 +128,24 @@ struct alignas(64) PortState {
   int32_t sa_req_vc = -1;  // input: its VC that sends this pass, or -1
 };
 
-// An input VC's state (ivc_count apart) and an output VC's, one record each, indexed by
-// SimView::pv: a step that reads one field of a VC reads most of the others, and as separate
-// arrays each field was its own L1 miss at 16,512 nodes (cachegrind). Initial values are the
-// members' defaults; an output VC's credits start at router.buffer (host/initial_state.cpp).
-struct alignas(32) InputVc {
+// An input VC's state and an output VC's, one record each of 16 and 8 bytes (four VCs: one
+// cache line, half a line), indexed by SimView::pv: a step that reads one field of a VC reads
+// most of the others, and as separate arrays each field was its own L1 miss at 16,512 nodes
+// (cachegrind). Fields that most cycles leave alone stay in arrays (ivc_count, which a driver
+// counter sums; ivc_va_at, read only with router.va_sa = "separate" or speculation; ovc_rr,
+// read when a head wins), so that they take no room in the lines every cycle brings in:
+// records holding them (32 and 16 bytes) cost 8 % more last-level misses than the arrays
+// (cachegrind with a 32 MiB last level). Initial values are the members' defaults; an output
+// VC's credits start at router.buffer (host/initial_state.cpp).
+struct alignas(16) InputVc {
   int32_t head = 0;       // buffer slot of the front flit
   int32_t out_port = -1;  // its head's route (global output port), or -1
   int32_t out_vc = -1;    // the output VC it holds, or -1; <= kRequesting: asking (vc_alloc.cuh)
-  int32_t vc_lo = 0, vc_hi = 0;  // output VCs the routing allows the head: [vc_lo, vc_hi)
-  int32_t unused = 0;
-  i64 va_at = -1;         // cycle the VC won its output VC
+  int16_t vc_lo = 0, vc_hi = 0;  // output VCs the routing allows the head: [vc_lo, vc_hi) (V <= 64)
 };
-struct alignas(16) OutputVc {
+struct alignas(8) OutputVc {
   int32_t owner = -1;   // input VC (global index, gp·V + v) holding it, or -1
   int32_t credits = 0;  // free slots downstream
-  int32_t rr = 0;       // VC allocation's grant pointer over input VCs
-  int32_t unused = 0;
 };
 
 // i + 1 wrapped to [0, n): the round-robin and FIFO step without a division (hot loops).
@@ -289,7 +290,9 @@ struct SimParams {
   X(uint8_t, arrivals, (long long)sz.reps * sz.R * sz.cal_len * sz.cal_stride) /* calendar (rings.cuh) */ \
   X(int32_t, ivc_count, (long long)sz.reps * sz.P * sz.V) /* flits held (apart: a driver counter sums it) */ \
   X(InputVc, ivc, (long long)sz.reps * sz.P * sz.V)                           \
+  X(i64, ivc_va_at, (long long)sz.reps * sz.P * sz.V) /* cycle the VC won its output VC */ \
   X(OutputVc, ovc, (long long)sz.reps * sz.P * sz.V)                          \
+  X(int32_t, ovc_rr, (long long)sz.reps * sz.P * sz.V) /* VC allocation's grant pointer over input VCs */ \
   /* output queues of router.architecture = "cioq" (phases/output_queue.cuh); empty with "iq" */ \
   X(flit_t, oq_buf, (long long)sz.reps * sz.P * sz.O)                         \
   X(int32_t, oq_head, sz.O ? (long long)sz.reps * sz.P : 0)                   \
@@ -349,7 +352,7 @@ struct SimParams {
 
 // Arrays whose every entry starts at a value other than zero (HostState::allocate).
 #define FLITSIM_STATE_INITIAL(X) \
-  X(sa_grant, -1) X(sa_accept, -1) X(port_credit_at, -1)
+  X(sa_grant, -1) X(sa_accept, -1) X(ivc_va_at, -1) X(port_credit_at, -1)
 
 // What the driver reads between chunks (delivery, watchdog, workload end), per replica: each a
 // reduction (Sum or Max) of entries [first, first + length) of one state array's replica slice

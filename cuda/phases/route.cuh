@@ -33,8 +33,8 @@ FLITSIM_HD void step_route(const SimView& __restrict__ s, int rep, int r, int gp
     }
     s.ivc[q].out_port = c.port;
     s.port_state[ip].routed_mask |= u64(1) << v;
-    s.ivc[q].vc_lo = c.vc_lo;
-    s.ivc[q].vc_hi = c.vc_hi;
+    s.ivc[q].vc_lo = int16_t(c.vc_lo);
+    s.ivc[q].vc_hi = int16_t(c.vc_hi);
     if (s.sz.demand_P) s.port_demand[s.pp(rep, c.port)] += s.ivc_count[q];  // later heads see it
   }
 }

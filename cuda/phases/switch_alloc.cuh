@@ -58,13 +58,13 @@ FLITSIM_HD_STEP int ready_output(const SimView& __restrict__ s, int rep, int gp,
   const int ov = s.ivc[q].out_vc;
   if (spec) {
     const int out = s.ivc[q].out_port;
-    if (out < 0 || (ov >= 0 && (s.ivc[q].va_at != t || !has_downstream_credit(s, rep, out, ov)))) return -1;
+    if (out < 0 || (ov >= 0 && (s.ivc_va_at[q] != t || !has_downstream_credit(s, rep, out, ov)))) return -1;
     // A speculative bid needs output-queue room too: with speedup a pass may find it full.
     if (s.prm.cioq && !output_queue_has_room(s, rep, out)) return -1;
     return out - p0;
   }
   if (ov < 0 || !has_downstream_credit(s, rep, s.ivc[q].out_port, ov)) return -1;
-  if (s.prm.va_sa_separate && s.ivc[q].va_at == t) return -1;
+  if (s.prm.va_sa_separate && s.ivc_va_at[q] == t) return -1;
   if (s.prm.cioq && !output_queue_has_room(s, rep, s.ivc[q].out_port)) return -1;  // output_queue.cuh
   return s.ivc[q].out_port - p0;
 }

@@ -150,7 +150,7 @@ FLITSIM_HD_STEP void step_va_grant(const SimView& __restrict__ s, int rep, int r
       const int v = lowest_bit(m);
       const long long q = s.pv(rep, p0 + i, v);
       if (s.ivc[q].out_vc > kRequesting || s.ivc[q].out_port != out) continue;
-      const int w = kRequesting - s.ivc[q].out_vc, me = i * V + v, rr = s.ovc[s.pv(rep, out, w)].rr;
+      const int w = kRequesting - s.ivc[q].out_vc, me = i * V + v, rr = s.ovc_rr[s.pv(rep, out, w)];
       if (s.prm.age_arbitration) {  // oldest packet; ties: the lowest port, then VC (inputs ascend)
         const long long age = front_created(s, rep, q);
         if (winner[w] < 0 || age < winner_age[w]) winner[w] = me, winner_age[w] = age;
@@ -164,7 +164,7 @@ FLITSIM_HD_STEP void step_va_grant(const SimView& __restrict__ s, int rep, int r
     if (winner[w] < 0) continue;
     const long long o = s.pv(rep, out, w);
     s.ovc[o].owner = (p0 + winner[w] / V) * V + winner[w] % V;
-    s.ovc[o].rr = next_mod(winner[w], n_ivc);
+    s.ovc_rr[o] = next_mod(winner[w], n_ivc);
   }
 }
 
@@ -181,7 +181,7 @@ FLITSIM_HD void step_va_accept(const SimView& __restrict__ s, int rep, int gp, l
     // Lost: request again next cycle.
     const bool won = s.ovc[s.pv(rep, s.ivc[q].out_port, w)].owner == gp * s.sz.V + v;
     s.ivc[q].out_vc = won ? w : -1;
-    if (won) s.ivc[q].va_at = t, held |= u64(1) << v;
+    if (won) s.ivc_va_at[q] = t, held |= u64(1) << v;
   }
   s.port_state[ip].held_mask |= held;
 }

@@ -55,7 +55,7 @@ FLITSIM_HD void step_va_grant_output_first(const SimView& s, int rep, int r, int
     if (s.ovc[o].owner >= 0) continue;
     int winner = -1;  // local input VC index i * V + v
     long long winner_age = 0;
-    const int rr = s.ovc[o].rr;
+    const int rr = s.ovc_rr[o];
     for (u64 m = requesting; m; m &= m - 1) {
       const int i = lowest_bit(m);
       for (u64 vm = s.port_state[s.pp(rep, p0 + i)].vc_mask; vm; vm &= vm - 1) {
@@ -118,7 +118,7 @@ FLITSIM_HD void step_va_accept_granted(const SimView& s, int rep, int gp, long l
       if (s.ovc[s.pv(rep, out, w)].owner == gp * s.sz.V + v) granted |= u64(1) << w;
     const int w = prefer_vc(s, rep, q, out, granted);
     s.ivc[q].out_vc = w;  // −1: lost, request again
-    if (w >= 0) s.ivc[q].va_at = t, s.port_state[ip].held_mask |= u64(1) << v;
+    if (w >= 0) s.ivc_va_at[q] = t, s.port_state[ip].held_mask |= u64(1) << v;
   }
 }
 
@@ -133,8 +133,8 @@ FLITSIM_HD void step_va_update(const SimView& s, int rep, int r, int out, int it
     const long long q = s.pv(rep, g / s.sz.V, g % s.sz.V);
     if (s.ivc[q].out_port != out || s.ivc[q].out_vc != w) {
       s.ovc[o].owner = -1;
-    } else if (move && s.ivc[q].va_at == t) {
-      s.ovc[o].rr = next_mod(g - p0 * s.sz.V, n_ivc);
+    } else if (move && s.ivc_va_at[q] == t) {
+      s.ovc_rr[o] = next_mod(g - p0 * s.sz.V, n_ivc);
     }
   }
 }

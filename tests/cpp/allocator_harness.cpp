@@ -157,7 +157,7 @@ int main(int argc, char** argv) {
       for (PortState& ps : port_state) ps.held_mask = 0;
       for (OutputVc& o : ovc) o.owner = -1;
     } else {
-      for (long long q : won_now) ivc[q].va_at = t;
+      for (long long q : won_now) ivc_va_at[q] = t;
       const PortSets sent = run_switch_allocation(s, 0, 0, t, ports, all_ports);
       for (int o = 0; o < radix; ++o) {
         const int i = port_state[o].sa_match;
