@@ -22,6 +22,21 @@ from flitsim import _core
 PORT_BYTES, NODE_BYTES, FLIT_HOP_BYTES, PACKET_HOP_BYTES = 20, 12, 60, 48
 
 
+def bytes_per_cycle(ports: int, nodes: int, flits_per_node: float, hops: float, packet_size: float) -> float:
+    """Fewest bytes one cycle moves: every port's per-cycle reads, every node's, and each flit-hop
+    and packet-hop at `flits_per_node` flits entering per node and cycle over `hops` router
+    hops (+1 for ejection)."""
+    flit_hops = nodes * flits_per_node * (hops + 1)
+    return ports * PORT_BYTES + nodes * NODE_BYTES + flit_hops * FLIT_HOP_BYTES \
+        + flit_hops / packet_size * PACKET_HOP_BYTES
+
+
+def floor_cycles_per_s(ports: int, nodes: int, flits_per_node: float, hops: float, packet_size: float,
+                       bandwidth_gbs: float) -> float:
+    """The byte floor as a rate: no engine moving these bytes at this bandwidth runs faster."""
+    return bandwidth_gbs * 1e9 / bytes_per_cycle(ports, nodes, flits_per_node, hops, packet_size)
+
+
 def dragonfly(p: int) -> dict:
     return {"topology": {"kind": "dragonfly", "p": p, "a": 2 * p, "h": p},
             "traffic": {"packet_size": 4}}
@@ -33,18 +48,12 @@ def main(argv=None) -> int:
     ap.add_argument("--bandwidth-gbs", type=float, default=3350.0)
     ap.add_argument("--hops", type=float, default=2.7, help="mean router hops (MIN, uniform)")
     args = ap.parse_args(argv)
-    bw = args.bandwidth_gbs * 1e9
     print(f"{'p':>2} {'nodes':>6} {'routers':>7} {'ports':>6} {'state MiB':>9} {'B/router':>8} "
           f"{'B/port':>6} {'B/node':>6} | floor cycles/s at load 0.1, 0.5 ({args.bandwidth_gbs:.0f} GB/s)")
     for p in args.sizes:
         d = _core.state_layout(dragonfly(p))
         R, P, N = d["routers"], d["ports"], d["nodes"]
-        floors = []
-        for load in (0.1, 0.5):
-            flit_hops = N * load * (args.hops + 1)
-            per_cycle = P * PORT_BYTES + N * NODE_BYTES + flit_hops * FLIT_HOP_BYTES \
-                + flit_hops / 4 * PACKET_HOP_BYTES
-            floors.append(bw / per_cycle)
+        floors = [floor_cycles_per_s(P, N, load, args.hops, 4, args.bandwidth_gbs) for load in (0.1, 0.5)]
         b = d["bytes"]
         print(f"{p:>2} {N:>6} {R:>7} {P:>6} {b / 2**20:>9.1f} {b / R:>8.0f} {b / P:>6.0f} {b / N:>6.0f} | "
               f"{floors[0]:>12,.0f} {floors[1]:>12,.0f}")
