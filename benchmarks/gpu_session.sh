@@ -44,17 +44,25 @@ if [ -n "${DRY:-}" ]; then
 elif has install; then
   stamp install
   want=$(bash benchmarks/source_hash.sh)
+  built=
   if ls .whl/flitsim-*-cp312-*.whl >/dev/null 2>&1 && [ "$(cat .whl/flitsim.source-hash 2>/dev/null)" = "$want" ]; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --upgrade --target /tmp/site .whl/flitsim-*-cp312-*.whl &&
+    python3 -m pip install -q --no-index --no-deps --no-compile --upgrade --target /tmp/site .whl/flitsim-*-cp312-*.whl
+    if PYTHONPATH=/tmp/site python3 -c "import flitsim._core"; then
+      built=wheel
       note "installed the prebuilt wheel $(basename .whl/flitsim-*-cp312-*.whl) (sources $want)"
+    else
+      note "the prebuilt wheel does not import here (above): building from source"
+    fi
   else
     note "no wheel built from these sources ($want; run gpu_wheel.sh here first): building from source"
+  fi
+  if [ -z "$built" ]; then
     if ls .whl/nvidia_cuda_cccl-13.1.115-*.whl >/dev/null 2>&1; then
       python3 -m pip install -q --no-index --no-deps --target /tmp/cccl .whl/nvidia_cuda_cccl-13.1.115-*.whl
       export FLITSIM_CCCL_INCLUDE=/tmp/cccl/nvidia/cu13/include/cccl
     fi
     FLITSIM_CUDA=ON CMAKE_BUILD_PARALLEL_LEVEL=16 timeout "$(cap 420)" \
-      python3 -m pip install --no-build-isolation --no-deps --target /tmp/site . > "$OUT/build.log" 2>&1 ||
+      python3 -m pip install --no-build-isolation --no-deps --upgrade --target /tmp/site . > "$OUT/build.log" 2>&1 ||
       { note "build failed or ran out of time (build.log)"; tail -30 "$OUT/build.log"; }
   fi
 fi

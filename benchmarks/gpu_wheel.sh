@@ -6,7 +6,8 @@
 # this 2-core machine, time the device's 10-minute call limit cannot spare:
 # gpu_session.sh installs this wheel in seconds when its hash matches the tree it was sent,
 # and builds from source otherwise.
-#   bash benchmarks/gpu_wheel.sh        (PY312: a Python 3.12 interpreter; default python3.12)
+#   bash benchmarks/gpu_wheel.sh   (PY312: a Python 3.12 interpreter, default python3.12; VENV and
+#                                   BUILD_DIR: where its build venv and CMake build live, kept for rebuilds)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY312=${PY312:-python3.12}
@@ -26,7 +27,7 @@ rm -f .whl/flitsim-*.whl .whl/flitsim.source-hash
 hash=$(bash benchmarks/source_hash.sh)
 start=$(date +%s)
 FLITSIM_CUDA=ON CUDACXX=${CUDACXX:-/usr/local/cuda/bin/nvcc} CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} \
-  "$VENV/bin/pip" wheel -q --no-build-isolation --no-deps -w .whl -Cbuild-dir=build/gpu-wheel-cp312 .
+  "$VENV/bin/pip" wheel -q --no-build-isolation --no-deps -w .whl -Cbuild-dir="${BUILD_DIR:-build/gpu-wheel-cp312}" .
 [ "$(bash benchmarks/source_hash.sh)" = "$hash" ] ||
   { echo "gpu_wheel.sh: the sources changed while building; run it again" >&2; exit 1; }
 echo "$hash" > .whl/flitsim.source-hash
