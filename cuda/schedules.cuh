@@ -91,8 +91,13 @@ __device__ inline void warp_router_cycle(const SimView& s, int rep, int r, long 
   router_cycle_steps(s, rep, r, t, WarpPorts{s.port_offset[r], s.port_offset[r + 1], int(threadIdx.x) % 32});
 }
 
+// Every kernel takes the SimView (1,176 bytes) as `const __grid_constant__`: read in place from
+// the parameter bank. Taken by plain value and passed on by reference, each thread copied it
+// into local memory at every launch (ptxas: a 1,992-byte stack frame, 816 without;
+// benchmarks/results/cuda-resources-2026-11-24.md).
+
 // router: a thread per (replica, router).
-__global__ void router_schedule_kernel(SimView s, long long t) {
+__global__ void router_schedule_kernel(const __grid_constant__ SimView s, long long t) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= s.sz.reps * s.sz.R) return;
   router_cycle(s, i / s.sz.R, i % s.sz.R, t);
@@ -100,7 +105,7 @@ __global__ void router_schedule_kernel(SimView s, long long t) {
 
 // block: a warp per (replica, router); grid (ceil(R / kWarpsPerBlock), reps). The whole warp
 // leaves together when past the last router, so __syncwarp always has all lanes.
-__global__ void block_schedule_kernel(SimView s, long long t) {
+__global__ void block_schedule_kernel(const __grid_constant__ SimView s, long long t) {
   const int r = warp_router(s, blockIdx.x);
   if (r < 0) return;
   warp_router_cycle(s, blockIdx.y, r, t);
@@ -108,7 +113,7 @@ __global__ void block_schedule_kernel(SimView s, long long t) {
 
 // graph: as block, with the cycle read from device memory (a captured graph replays fixed
 // parameters) and advanced by a one-thread kernel after each cycle.
-__global__ void block_schedule_kernel_at(SimView s, const long long* t) {
+__global__ void block_schedule_kernel_at(const __grid_constant__ SimView s, const long long* t) {
   const int r = warp_router(s, blockIdx.x);
   if (r < 0) return;
   warp_router_cycle(s, blockIdx.y, r, *t);
@@ -117,7 +122,7 @@ __global__ void advance_cycle_kernel(long long* t) { *t += 1; }
 
 // persistent: resident blocks stride over (replica, router-group) work items for each cycle,
 // with a grid barrier between cycles (cooperative launch).
-__global__ void persistent_schedule_kernel(SimView s, long long t0, long long n) {
+__global__ void persistent_schedule_kernel(const __grid_constant__ SimView s, long long t0, long long n) {
   namespace cg = cooperative_groups;
   cg::grid_group grid = cg::this_grid();
   const int groups = (s.sz.R + kWarpsPerBlock - 1) / kWarpsPerBlock, items = groups * s.sz.reps;
