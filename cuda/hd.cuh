@@ -39,6 +39,16 @@ FLITSIM_HD void atomic_add(long long* p, long long v) {
 #endif
 }
 
+// The same, returning the value before the addition (the workload's count of unfinished
+// foreground nodes: the node that takes it to zero ends the phase).
+FLITSIM_HD long long atomic_fetch_add(long long* p, long long v) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<long long>(atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v)));
+#else
+  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
 // Relaxed load/store for the few values one router writes while another may read them in
 // the same cycle (packet-slot release). Readers only act on values from earlier cycles, so
 // either outcome of the race gives the same decision.

@@ -18,15 +18,6 @@
 
 namespace flitsim {
 
-// Atomic fetch-and-add returning the previous value (relaxed; integers only).
-FLITSIM_HD long long wl_fetch_add(long long* p, long long v) {
-#if defined(__CUDA_ARCH__)
-  return static_cast<long long>(atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v)));
-#else
-  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-#endif
-}
-
 // Packets of a message of `flits` flits.
 FLITSIM_HD int32_t wl_packets(const SimView& s, int32_t flits) {
   return (flits + s.prm.wl_packet_size - 1) / s.prm.wl_packet_size;
@@ -52,7 +43,7 @@ FLITSIM_HD void wl_advance(const SimView& s, int rep, int n, long long t) {
     s.wl_wait_until[ni] = -1;
     if (++k == end) {
       s.wl_done_at[ni] = t;
-      if (!s.wl_node_bg[ni] && wl_fetch_add(&s.wl_fg_left[rep], -1) == 1)
+      if (!s.wl_node_bg[ni] && atomic_fetch_add(&s.wl_fg_left[rep], -1) == 1)
         store_relaxed(&s.wl_fg_end[rep], t);  // several nodes may finish in cycle t: all write t
       break;
     }
