@@ -98,7 +98,9 @@ if has tests; then
 fi
 
 if has sanitizer && [ "$BACKEND" = cuda ]; then
-  stamp "compute-sanitizer: memcheck on every schedule, then racecheck, then synccheck"
+  # Most telling first: memcheck (every access), synccheck (the warp barriers of WarpPorts),
+  # racecheck last (it checks shared memory, which only CUB's counter reduction uses).
+  stamp "compute-sanitizer: memcheck on every schedule, then synccheck, then racecheck"
   cat > /tmp/sanitize.py <<'PY'
 import sys, flitsim
 cfg = {"topology": {"kind": "dragonfly", "p": 2, "a": 4, "h": 2}, "routing": {"algorithm": "ugal"},
@@ -107,7 +109,7 @@ cfg = {"topology": {"kind": "dragonfly", "p": 2, "a": 4, "h": 2}, "routing": {"a
 print(sys.argv[1], flitsim.run(cfg, backend="cuda").summary()["accepted"])
 PY
   until_s=$(($(date +%s) + $(cap 140)))
-  for tool in memcheck racecheck synccheck; do
+  for tool in memcheck synccheck racecheck; do
     for sched in router block graph persistent; do
       rem=$((until_s - $(date +%s)))
       if ((rem < 15)); then note "sanitizer $sched $tool: skipped (time)"; continue; fi
