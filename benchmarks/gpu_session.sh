@@ -41,7 +41,7 @@ BACKEND=cuda
 if [ -n "${DRY:-}" ]; then
   BACKEND=cpu
   note "DRY: the installed flitsim on the CPU backend, no sanitizer (checks this script, not a GPU)"
-elif has install; then
+elif has install; then  # into /tmp/site: a later call on the still-warm machine may skip this stage
   stamp install
   want=$(bash benchmarks/source_hash.sh)
   built=
@@ -66,7 +66,8 @@ elif has install; then
       { note "build failed or ran out of time (build.log)"; tail -30 "$OUT/build.log"; }
   fi
 fi
-[ -d /tmp/site ] && export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
+# Not in DRY: there the flitsim under test is the one installed here, whatever /tmp holds.
+[ -z "${DRY:-}" ] && [ -d /tmp/site ] && export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
 python3 -c "import flitsim, flitsim.engine as e; print('flitsim', flitsim.__file__, '| backends:', e.available_backends(), '|', e.backend_status())" 2>&1 | tee -a "$LOG"
 if [ "$BACKEND" = cuda ] && ! python3 -c "import flitsim.engine as e, sys; sys.exit('cuda' not in e.available_backends())"; then
   note "the CUDA backend is not usable: only the tests run (they say why they skip)"
