@@ -25,6 +25,8 @@ STAGES=" ${STAGES:-install tests sanitizer goals bench} "
 start=$(date +%s)
 budget=${SESSION_SECONDS:-560}
 LOG="$OUT/session.txt"
+SCRATCH=$(mktemp -d)  # the stages' working files: $OUT holds only what comes back
+trap 'rm -rf "$SCRATCH"' EXIT
 left() { echo $((start + budget - $(date +%s))); }
 # cap S: S seconds, or what is left less 20 s for the summary if that is less (never below 0).
 cap() { local l=$(($(left) - 20)); ((l < 0)) && l=0; ((${1} < l)) && echo "$1" || echo "$l"; }
@@ -102,7 +104,7 @@ if has sanitizer && [ "$BACKEND" = cuda ]; then
   # Most telling first: memcheck (every access), synccheck (the warp barriers of WarpPorts),
   # racecheck last (it checks shared memory, which only CUB's counter reduction uses).
   stamp "compute-sanitizer: memcheck on every schedule, then synccheck, then racecheck"
-  cat > /tmp/sanitize.py <<'PY'
+  cat > "$SCRATCH/sanitize.py" <<'PY'
 import sys, flitsim
 cfg = {"topology": {"kind": "dragonfly", "p": 2, "a": 4, "h": 2}, "routing": {"algorithm": "ugal"},
        "traffic": {"load": 0.6, "packet_size": 4}, "sim": {"warmup": 30, "measure": 60, "chunk": 16,
@@ -115,10 +117,10 @@ PY
       rem=$((until_s - $(date +%s)))
       if ((rem < 15)); then note "sanitizer $sched $tool: skipped (time)"; continue; fi
       timeout $((rem < 60 ? rem : 60)) compute-sanitizer --tool $tool --print-limit 20 --error-exitcode 9 \
-        python3 /tmp/sanitize.py $sched > /tmp/sanitizer.one 2>&1
+        python3 "$SCRATCH/sanitize.py" $sched > "$SCRATCH/sanitizer.one" 2>&1
       rc=$?
-      note "sanitizer $sched $tool: exit $rc$( ((rc == 124)) && echo ' (timeout)') $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' /tmp/sanitizer.one | tail -1)"
-      { echo "==== $sched $tool exit $rc"; head -c 400000 /tmp/sanitizer.one; } >> "$OUT/sanitizer.log"
+      note "sanitizer $sched $tool: exit $rc$( ((rc == 124)) && echo ' (timeout)') $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$SCRATCH/sanitizer.one" | tail -1)"
+      { echo "==== $sched $tool exit $rc"; head -c 400000 "$SCRATCH/sanitizer.one"; } >> "$OUT/sanitizer.log"
     done
   done
 fi
@@ -129,12 +131,12 @@ if has goals; then
   sat_args=$([ -n "${DRY:-}" ] && echo "--probes 2 --tolerance 0.2 --set sim.warmup=100 --set sim.measure=200" || echo "--probes 32")
   t0=$(date +%s.%N)
   timeout "$(cap 90)" python3 -m flitsim saturate configs/dragonfly-1k.toml --backend $BACKEND --json $sat_args \
-    > /tmp/saturate.json 2> /tmp/saturate.err
+    > "$SCRATCH/saturate.json" 2> "$SCRATCH/saturate.err"
   rc=$?
-  note "goal saturate 1,056 nodes ($sat_args): exit $rc, $(python3 -c "print(round($(date +%s.%N) - $t0, 1))") s end to end (goal < 10 s) | $(tail -1 /tmp/saturate.json | head -c 400) $( ((rc)) && tail -2 /tmp/saturate.err)"
+  note "goal saturate 1,056 nodes ($sat_args): exit $rc, $(python3 -c "print(round($(date +%s.%N) - $t0, 1))") s end to end (goal < 10 s) | $(tail -1 "$SCRATCH/saturate.json" | head -c 400) $( ((rc)) && tail -2 "$SCRATCH/saturate.err")"
   if [ -z "${DRY:-}" ] && (($(left) > 200)); then
-    timeout "$(cap 150)" $BENCH --networks hx1m --schedules auto --loads 0.3 --reps 1 --cycles 2000 > /tmp/hx1m.txt 2>&1
-    note "goal 917,504-node HyperX at load 0.3 (goal >= 1,000 cycles/s): exit $? | $(grep -E '^\| cuda' /tmp/hx1m.txt)"
+    timeout "$(cap 150)" $BENCH --networks hx1m --schedules auto --loads 0.3 --reps 1 --cycles 2000 > "$SCRATCH/hx1m.txt" 2>&1
+    note "goal 917,504-node HyperX at load 0.3 (goal >= 1,000 cycles/s): exit $? | $(grep -E '^\| cuda' "$SCRATCH/hx1m.txt")"
   else
     note "goal 917,504-node HyperX: skipped ($([ -n "${DRY:-}" ] && echo DRY || echo 'time'))"
   fi
@@ -143,8 +145,8 @@ fi
 if has bench; then
   stamp "benchmarks (most informative first, until the time is spent)"
   b=$(cap 600)
-  timeout "$b" $BENCH --budget $((b > 60 ? b - 45 : 0)) --seconds 1 --max-state-gb 4 ${BENCH_ARGS:-} > /tmp/bench.txt 2>&1
-  note "benchmarks: exit $? | $(grep -c '^\[' /tmp/bench.txt) points started"
+  timeout "$b" $BENCH --budget $((b > 60 ? b - 45 : 0)) --seconds 1 --max-state-gb 4 ${BENCH_ARGS:-} > "$SCRATCH/bench.txt" 2>&1
+  note "benchmarks: exit $? | $(grep -c '^\[' "$SCRATCH/bench.txt") points started"
   python3 benchmarks/bench_schedules.py --table-from "$OUT/bench.jsonl" --table "$OUT/bench.md" 2>/dev/null
 fi
 
