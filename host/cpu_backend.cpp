@@ -16,6 +16,7 @@
 #include "backend.hpp"
 #include "cuda/cycle.cuh"
 #include "params.hpp"
+#include "pinned_model.hpp"
 #include "step_order.hpp"
 #include "thread_tuner.hpp"
 
@@ -42,8 +43,16 @@ namespace {
 
 // Router r's cycle in a replica's own view (CpuBackend::replica_views) as replica 0, flattened
 // (every step inlined) so that the constant reaches every index and drops its replica term.
-__attribute__((flatten)) void replica_router_cycle(const SimView& s, int r, long long t) {
-  router_cycle_steps(s, 0, r, t, PortsInOrder{s.port_offset[r], s.port_offset[r + 1]});
+//
+// The view is taken by value, and routers r0..r1−1 run in one call: a view whose address never
+// leaves this function cannot be changed by the engine's stores into the state arrays, so the
+// compiler keeps its sizes, parameters and array bases in registers instead of reloading them
+// after every store (through a reference it must assume any int store may alias them).
+// `kPinned`: the instance for the default router model (host/pinned_model.hpp).
+template <bool kPinned>
+__attribute__((flatten)) void replica_routers_cycle(SimView s, int r0, int r1, long long t) {
+  if constexpr (kPinned) pin_model(s);
+  for (int r = r0; r < r1; ++r) router_cycle_steps(s, 0, r, t, PortsInOrder{s.port_offset[r], s.port_offset[r + 1]});
 }
 
 class CpuBackend : public Backend {
@@ -79,6 +88,7 @@ class CpuBackend : public Backend {
   void run_on(int threads, long long t0, long long n) {
     const SimView s = view_;
     const int R = s.sz.R, items = s.sz.reps * R;
+    const bool pinned = is_pinned_model(s);
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
       // This thread's views, their switch-allocation scratch in its own buffer.
@@ -87,11 +97,21 @@ class CpuBackend : public Backend {
       for (SimView& v : views) scratch.attach(v);
       SimView all = s;
       scratch.attach(all);
+      // This thread's items (replica-major (replica, router) pairs), as schedule(static) cuts them.
+      const int k = omp_get_thread_num(), nt = omp_get_num_threads();
+      const int i0 = int((long long)items * k / nt), i1 = int((long long)items * (k + 1) / nt);
       for (long long t = t0; t < t0 + n; ++t) {
-#pragma omp for schedule(static)
-        for (int i = 0; i < items; ++i)
-          if (!views.empty()) replica_router_cycle(views[i / R], i % R, t);
-          else router_cycle(all, i / R, i % R, t);
+        if (!views.empty()) {
+          for (int i = i0; i < i1;) {  // a call per replica the range touches
+            const int rep = i / R, end = std::min(i1, (rep + 1) * R);
+            if (pinned) replica_routers_cycle<true>(views[rep], i - rep * R, end - rep * R, t);
+            else replica_routers_cycle<false>(views[rep], i - rep * R, end - rep * R, t);
+            i = end;
+          }
+        } else {
+          for (int i = i0; i < i1; ++i) router_cycle(all, i / R, i % R, t);
+        }
+#pragma omp barrier
       }
     }
   }

@@ -1,0 +1,49 @@
+// The CPU executor's specialised instance for the engine's default router model. Every router
+// option is a run-time field of SimParams, tested where it applies (cioq, speculation, age
+// arbitration, ...), so the common model pays for every option it does not use. A cycle
+// function that assigns these fields their default values on its own by-value copy of the
+// view, before any step runs, lets the compiler fold each test to a constant and drop the
+// options' code from that instance; the executor calls it only when the run's values already
+// are the defaults (`is_pinned_model`), so the assignment changes nothing it computes.
+#pragma once
+#include "cuda/state.cuh"
+
+namespace flitsim {
+
+// X(field of SimParams or Sizes, its value in the pinned model).
+#define FLITSIM_PINNED_MODEL(X)                  \
+  X(prm.sa_iterations, 1)                        \
+  X(prm.va_iterations, 1)                        \
+  X(prm.sw_allocator, Allocator::Islip)          \
+  X(prm.vc_allocator, Allocator::SeparableInputFirst) \
+  X(prm.speculative, false)                      \
+  X(prm.va_sa_separate, false)                   \
+  X(prm.vc_policy, VcPolicy::Spread)             \
+  X(prm.sw_input_by_output, false)               \
+  X(prm.eject_on_arrival_class, false)           \
+  X(prm.age_arbitration, false)                  \
+  X(prm.vct, false)                              \
+  X(prm.cioq, false)                             \
+  X(prm.speedup, 1)                              \
+  X(prm.injection, InjectionKind::Bernoulli)     \
+  X(prm.workload, false)                         \
+  X(prm.decide_at_injection, false)              \
+  X(prm.snapshot_period, 0)                      \
+  X(sz.demand_P, 0)
+
+inline bool is_pinned_model(const SimView& s) {
+  bool same = true;
+#define FLITSIM_SAME(field, value) same = same && s.field == (value);
+  FLITSIM_PINNED_MODEL(FLITSIM_SAME)
+#undef FLITSIM_SAME
+  return same;
+}
+
+// Only on a view the executor owns by value (see above).
+inline void pin_model(SimView& s) {
+#define FLITSIM_PIN(field, value) s.field = (value);
+  FLITSIM_PINNED_MODEL(FLITSIM_PIN)
+#undef FLITSIM_PIN
+}
+
+}  // namespace flitsim
