@@ -40,7 +40,8 @@ template <class Ports>
 FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r, long long t, const Ports& ports) {
   // Receive only at ports with something arriving (the arrival calendar, rings.cuh).
   const u64 arrived = arrivals_at(s, rep, r, t);
-  ports.each_of(arrived, [&](int gp) { step_receive(s, rep, gp, t); });
+  const int p0 = s.port_offset[r];
+  ports.each_of(arrived, [&](int gp) { step_receive(s, rep, gp, t, arrival_kinds(s, rep, r, gp - p0, t)); });
   ports.each_of(s.router_terminals[r], [&](int gp) { step_inject(s, rep, gp, t); });  // terminal ports only
   // Whether a flit left the router this cycle (onto a channel or into an output queue): the
   // watchdog's router_last_move, one write per router and cycle rather than one per flit.
@@ -97,7 +98,7 @@ struct PortsInOrder {
     for (int gp = p0; gp < p1; ++gp) {
       const u64 m = f(gp);
       sets.outputs |= m;
-      if (m) sets.inputs |= u64(1) << (gp - p0);
+      sets.inputs |= u64(m != 0) << (gp - p0);  // no branch: whether a port returns a mask is unpredictable
     }
     return sets;
   }
@@ -108,7 +109,7 @@ struct PortsInOrder {
       const int i = lowest_bit(mask);
       const u64 m = f(p0 + i);
       sets.outputs |= m;
-      if (m) sets.inputs |= u64(1) << i;
+      sets.inputs |= u64(m != 0) << i;
     }
     return sets;
   }

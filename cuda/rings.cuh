@@ -27,23 +27,27 @@ FLITSIM_HD int32_t* nicring_at(const SimView& __restrict__ s, int rep, long long
   return &s.nicring[(long long)rep * s.sz.nicring_total + slot];
 }
 
-// The arrival calendar (sz.cal_len > 0): byte i of router r's slot c is 1 when its local port i
-// has something to receive at a cycle ≡ c (mod cal_len): a flit or credit on its rings, or,
-// for a terminal port, a flit for its node's sink or a credit for its interface. Every ring
-// write sets the byte of the cycle it arrives, so receive reads only those ports, not every
-// ring of every port. A byte, not a bit: each ring has one writer, so writers of different
-// routers never share a byte and need no atomics. The slot of cycle t is read and cleared
-// only by its own router in cycle t, and nobody writes it then: every ring delay lies in
-// [1, cal_len).
+// The arrival calendar (sz.cal_len > 0): byte i of router r's slot c says what its local port i
+// has to receive at a cycle ≡ c (mod cal_len), one bit per ring (`Arrival`): a flit on its
+// input ring, a credit on its credit ring (a router port) or for its node's interface (a
+// terminal port), a flit for its node's sink. Every ring write sets its bit in the byte of the
+// cycle it arrives, so receive visits only those ports and reads only those rings (at low load
+// a port receives a flit or a credit, rarely both: each ring read skipped is a cache line not
+// touched). A byte, not a bit per port: all the rings into one port are written by one router
+// (its peer's sending port, or its own terminal port), so writers of different routers never
+// share a byte and need no atomics, and one router's writes to a byte are ordered by the steps
+// that make them. The slot of cycle t is read and cleared only by its own router in cycle t,
+// and nobody writes it then: every ring delay lies in [1, cal_len).
+enum Arrival : uint8_t { kArriveFlit = 1, kArriveCredit = 2, kArriveEject = 4, kArriveAll = 7 };
 FLITSIM_HD uint8_t* arrival_slot(const SimView& __restrict__ s, int rep, int r, long long t) {
   return &s.arrivals[(((long long)rep * s.sz.R + r) * s.sz.cal_len + (t & (s.sz.cal_len - 1))) * s.sz.cal_stride];
 }
 // The port a ring delivers to has something to receive at cycle `at` (ring.cal: that port's
 // byte in its router's calendar, slot 0).
-FLITSIM_HD void note_arrival(const SimView& __restrict__ s, int rep, const RingSpan& ring, long long at) {
+FLITSIM_HD void note_arrival(const SimView& __restrict__ s, int rep, const RingSpan& ring, long long at, Arrival what) {
   if (!s.sz.cal_len) return;
   const long long slot = (long long)rep * s.sz.R * s.sz.cal_len + (at & (s.sz.cal_len - 1));
-  s.arrivals[slot * s.sz.cal_stride + ring.cal] = 1;
+  s.arrivals[slot * s.sz.cal_stride + ring.cal] |= what;
 }
 // Local ports of router r with something to receive at cycle t (every port without a calendar).
 FLITSIM_HD u64 arrivals_at(const SimView& __restrict__ s, int rep, int r, long long t) {
@@ -54,11 +58,16 @@ FLITSIM_HD u64 arrivals_at(const SimView& __restrict__ s, int rep, int r, long l
   const uint8_t* slot = arrival_slot(s, rep, r, t);
   u64 ports = 0;
   for (int i = 0; i < s.sz.cal_stride; i += 8) {
-    u64 bytes;  // eight 0/1 flags; the multiply gathers them into the top byte, flag j to bit j
+    u64 bytes;  // eight Arrival bytes, folded to 0/1 flags; the multiply gathers them into the top byte, flag j to bit j
     memcpy(&bytes, slot + i, 8);
+    bytes = (bytes | bytes >> 1 | bytes >> 2) & 0x0101010101010101ull;
     if (bytes) ports |= ((bytes * 0x0102040810204080ull) >> 56) << i;
   }
   return ports;
+}
+// What local port i of router r receives at cycle t (every ring without a calendar).
+FLITSIM_HD uint8_t arrival_kinds(const SimView& __restrict__ s, int rep, int r, int i, long long t) {
+  return s.sz.cal_len ? arrival_slot(s, rep, r, t)[i] : uint8_t(kArriveAll);
 }
 FLITSIM_HD void clear_arrivals(const SimView& __restrict__ s, int rep, int r, long long t) {
   memset(arrival_slot(s, rep, r, t), 0, s.sz.cal_stride);
@@ -68,19 +77,20 @@ FLITSIM_HD void clear_arrivals(const SimView& __restrict__ s, int rep, int r, lo
 FLITSIM_HD void send_flit_from_node(const SimView& __restrict__ s, int rep, int gp, flit_t f, long long t) {
   const RingSpan& ring = s.port_rings[gp].flits;
   *fring_at(s, rep, ring_write_slot(ring, t)) = f;
-  note_arrival(s, rep, ring, t + ring.delay);
+  note_arrival(s, rep, ring, t + ring.delay, kArriveFlit);
 }
 // Send a flit from output `out` to its peer's input, or (no peer) to its node's sink.
 FLITSIM_HD void send_flit_from_port(const SimView& __restrict__ s, int rep, int out, flit_t f, long long t) {
   const RingSpan& ring = s.port_rings[out].flits_out;
-  *(s.peer_port[out] >= 0 ? fring_at(s, rep, ring_write_slot(ring, t)) : ering_at(s, rep, ring_write_slot(ring, t))) = f;
-  note_arrival(s, rep, ring, t + ring.delay);
+  const bool peer = s.peer_port[out] >= 0;
+  *(peer ? fring_at(s, rep, ring_write_slot(ring, t)) : ering_at(s, rep, ring_write_slot(ring, t))) = f;
+  note_arrival(s, rep, ring, t + ring.delay, peer ? kArriveFlit : kArriveEject);
 }
 // Return a credit for VC v of input port gp to whoever feeds it (a router's output or a NI).
 FLITSIM_HD void return_credit(const SimView& __restrict__ s, int rep, int gp, int v, long long t) {
   const RingSpan& ring = s.port_rings[gp].credits_out;
   *(s.peer_port[gp] >= 0 ? cring_at(s, rep, ring_write_slot(ring, t)) : nicring_at(s, rep, ring_write_slot(ring, t))) = v;
-  note_arrival(s, rep, ring, t + ring.delay);
+  note_arrival(s, rep, ring, t + ring.delay, kArriveCredit);
 }
 
 }  // namespace flitsim

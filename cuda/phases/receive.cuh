@@ -42,22 +42,26 @@ FLITSIM_HD void sink_accept(const SimView& __restrict__ s, int rep, int n, flit_
   store_relaxed(&s.pk_free_at[k], t);  // the source may reuse the slot from cycle t+1 on
 }
 
-// One port: its input channel and credit channel (or its node's sink and interface credits).
-FLITSIM_HD void step_receive(const SimView& __restrict__ s, int rep, int gp, long long t) {
-  flit_t* in = fring_at(s, rep, ring_read_slot(s.port_rings[gp].flits, t));
-  if (*in != kNoFlit) {
-    const flit_t f = *in;
-    *in = kNoFlit;
-    const long long q = s.pv(rep, gp, flit_vc(f));
-    const int c = s.ivc_count[q];
-    if (c < s.sz.B) {
-      s.ibuf[q * s.sz.B + add_mod(s.ivc[q].head, c, s.sz.B)] = f;
-      s.ivc_count[q] = c + 1;
-      s.port_state[s.pp(rep, gp)].vc_mask |= u64(1) << flit_vc(f);
-    } else {  // impossible with correct credits; counted so the run fails loudly
-      atomic_add(&s.rep_sums[(long long)rep * kRepSums + kBufferOverflows], 1);
+// One port: its input channel and credit channel (or its node's sink and interface credits),
+// those `what` names (rings.cuh, Arrival): the others hold nothing for cycle t.
+FLITSIM_HD void step_receive(const SimView& __restrict__ s, int rep, int gp, long long t, uint8_t what) {
+  if (what & kArriveFlit) {
+    flit_t* in = fring_at(s, rep, ring_read_slot(s.port_rings[gp].flits, t));
+    if (*in != kNoFlit) {
+      const flit_t f = *in;
+      *in = kNoFlit;
+      const long long q = s.pv(rep, gp, flit_vc(f));
+      const int c = s.ivc_count[q];
+      if (c < s.sz.B) {
+        s.ibuf[q * s.sz.B + add_mod(s.ivc[q].head, c, s.sz.B)] = f;
+        s.ivc_count[q] = c + 1;
+        s.port_state[s.pp(rep, gp)].vc_mask |= u64(1) << flit_vc(f);
+      } else {  // impossible with correct credits; counted so the run fails loudly
+        atomic_add(&s.rep_sums[(long long)rep * kRepSums + kBufferOverflows], 1);
+      }
     }
   }
+  if (!(what & (kArriveCredit | kArriveEject))) return;
   const int n = s.port_node[gp];
   if (n < 0) {
     int32_t* cr = cring_at(s, rep, ring_read_slot(s.port_rings[gp].credits, t));
@@ -65,12 +69,16 @@ FLITSIM_HD void step_receive(const SimView& __restrict__ s, int rep, int gp, lon
       s.ovc[s.pv(rep, gp, *cr)].credits += 1;
       *cr = -1;
     }
-  } else {
+    return;
+  }
+  if (what & kArriveEject) {
     flit_t* ej = ering_at(s, rep, ring_read_slot(s.node_rings[n].flits, t));
     if (*ej != kNoFlit) {
       sink_accept(s, rep, n, *ej, t);
       *ej = kNoFlit;
     }
+  }
+  if (what & kArriveCredit) {
     int32_t* cr = nicring_at(s, rep, ring_read_slot(s.node_rings[n].credits, t));
     if (*cr >= 0) {
       s.ni_credits[s.nn(rep, n) * s.sz.V + *cr] += 1;
