@@ -154,7 +154,7 @@ class CpuBackend : public Backend {
   }
 
   // Per replica, a view whose replicated arrays start at that replica's slice, so that its
-  // routers run as replica 0 (replica_router_cycle) and no index computes a replica offset:
+  // routers run as replica 0 (replica_routers_cycle) and no index computes a replica offset:
   // with the flattening, 11 % fewer instructions per cycle at load 0.1 and 10 % at 0.5
   // (342-node dragonfly, benchmarks/callgrind_cycle.sh; flattening alone gains nothing). Not
   // with a workload, whose tables are indexed by replica and node together (wl_node_step):
