@@ -31,13 +31,16 @@ namespace flitsim {
   X(prm.snapshot_period, 0)                      \
   X(sz.demand_P, 0)
 
-inline bool is_pinned_model(const SimView& s) {
+constexpr bool is_pinned_model(const SimView& s) {
   bool same = true;
 #define FLITSIM_SAME(field, value) same = same && s.field == (value);
   FLITSIM_PINNED_MODEL(FLITSIM_SAME)
 #undef FLITSIM_SAME
   return same;
 }
+// The pinned values are the engine's defaults: change a default and this fails, rather than the
+// default model silently losing its fast instance.
+static_assert(is_pinned_model(SimView{}), "FLITSIM_PINNED_MODEL must list SimParams' and Sizes' default values");
 
 // Only on a view the executor owns by value (see above).
 inline void pin_model(SimView& s) {
