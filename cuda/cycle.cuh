@@ -41,7 +41,8 @@ FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r
   // Receive only at ports with something arriving (the arrival calendar, rings.cuh).
   const u64 arrived = arrivals_at(s, rep, r, t);
   const int p0 = s.port_offset[r];
-  ports.each_of(arrived, [&](int gp) { step_receive(s, rep, gp, t, arrival_kinds(s, rep, r, gp - p0, t)); });
+  const uint8_t* kinds = s.sz.cal_len ? arrival_slot(s, rep, r, t) : nullptr;  // what each port receives
+  ports.each_of(arrived, [&](int gp) { step_receive(s, rep, gp, t, kinds ? kinds[gp - p0] : uint8_t(kArriveAll)); });
   ports.each_of(s.router_terminals[r], [&](int gp) { step_inject(s, rep, gp, t); });  // terminal ports only
   // Whether a flit left the router this cycle (onto a channel or into an output queue): the
   // watchdog's router_last_move, one write per router and cycle rather than one per flit.

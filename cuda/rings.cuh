@@ -65,10 +65,6 @@ FLITSIM_HD u64 arrivals_at(const SimView& __restrict__ s, int rep, int r, long l
   }
   return ports;
 }
-// What local port i of router r receives at cycle t (every ring without a calendar).
-FLITSIM_HD uint8_t arrival_kinds(const SimView& __restrict__ s, int rep, int r, int i, long long t) {
-  return s.sz.cal_len ? arrival_slot(s, rep, r, t)[i] : uint8_t(kArriveAll);
-}
 FLITSIM_HD void clear_arrivals(const SimView& __restrict__ s, int rep, int r, long long t) {
   memset(arrival_slot(s, rep, r, t), 0, s.sz.cal_stride);
 }
