@@ -43,8 +43,19 @@ FLITSIM_HD void step_traverse_in(const SimView& __restrict__ s, int rep, int gp,
   const long long q = s.pv(rep, gp, v);
   const int B = s.sz.B;
   const bool tail = flit_tail(s.ibuf[q * B + s.ivc[q].head]);
-  s.ivc[q].head = next_mod(s.ivc[q].head, B);
-  if (--s.ivc_count[q] == 0) s.port_state[ip].vc_mask &= ~(u64(1) << v);
+  // An emptied VC starts again at its home slot: at low load a VC then holds its few flits in
+  // one cache line of its buffer instead of walking all B slots, so the buffers the network
+  // touches fit in cache (B = 32: a quarter of the lines). Home lines differ between
+  // neighbouring VCs so that they spread over the cache's sets: slot 0 of every VC would put
+  // them all B·8 bytes apart, in a fraction of the sets. Flits keep their order either way.
+  if (--s.ivc_count[q] == 0) {
+    s.port_state[ip].vc_mask &= ~(u64(1) << v);
+    constexpr int kPerLine = 64 / int(sizeof(flit_t));
+    const int lines = B / kPerLine;
+    s.ivc[q].head = lines > 1 ? int(q % lines) * kPerLine : 0;
+  } else {
+    s.ivc[q].head = next_mod(s.ivc[q].head, B);
+  }
   if (s.prm.cioq) return_input_credit(s, rep, gp, v, t);  // at most one per cycle (output_queue.cuh)
   else return_credit(s, rep, gp, v, t);
   s.port_state[ip].sa_req_vc = -1;
