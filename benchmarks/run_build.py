@@ -4,7 +4,13 @@ package) or a folder holding another build's flitsim package. Prints one JSON li
 compare_builds.py (timing) and callgrind_cycle.sh (instruction counts).
     python benchmarks/run_build.py BUILD P LOAD THREADS CYCLES"""
 import json
+import os
 import sys
+
+# numpy's OpenBLAS starts a thread per core that busy-waits for a while after import: with two
+# simulation threads on two cores it takes one of them during the first ~0.1 s (perf). The
+# simulator uses no BLAS, so the measured runs keep OpenBLAS to one thread.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 build, p, load, threads, cycles = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 if build != "current":  # import the other build: drop the editable finder, put its folder first

@@ -39,7 +39,8 @@ namespace flitsim {
 template <class Ports>
 FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r, long long t, const Ports& ports) {
   // Receive only at ports with something arriving (the arrival calendar, rings.cuh).
-  const u64 arrived = arrivals_at(s, rep, r, t);
+  const PortArrivals arrivals = arrivals_at(s, rep, r, t);
+  const u64 arrived = arrivals.any;
   const int p0 = s.port_offset[r];
   const uint8_t* kinds = s.sz.cal_len ? arrival_slot(s, rep, r, t) : nullptr;  // what each port receives
   ports.each_of(arrived, [&](int gp) { step_receive(s, rep, gp, t, kinds ? kinds[gp - p0] : uint8_t(kArriveAll)); });
@@ -51,11 +52,12 @@ FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r
     moved = ports.gather([&](int gp) { return u64(step_output_drain(s, rep, gp, t)); }).inputs != 0;
   // Ports whose input VCs hold flits after receive and inject. Route, the allocators and
   // traverse do nothing for the others, so they run for these only, and not at all in an idle
-  // router (idle skipping). Only a port busy in the last cycle or receiving now can be busy:
-  // flits enter input VCs only in receive.
+  // router (idle skipping). Only a port busy in the last cycle or receiving a flit now can be
+  // busy: flits enter input VCs only in receive (a port receiving only a credit is not looked at).
   const long long rr = (long long)rep * s.sz.R + r;
-  const u64 busy =
-      ports.gather_of(s.router_busy[rr] | arrived, [&](int gp) { return u64(s.port_state[s.pp(rep, gp)].vc_mask != 0); }).inputs;
+  const u64 busy = ports.gather_of(s.router_busy[rr] | arrivals.flits, [&](int gp) {
+    return u64(s.port_state[s.pp(rep, gp)].vc_mask != 0);
+  }).inputs;
   ports.once([&] { s.router_busy[rr] = busy; });  // every thread has read it (gather ends with a barrier)
   if (busy) {
     if (s.sz.demand_P)

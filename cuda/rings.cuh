@@ -39,6 +39,7 @@ FLITSIM_HD int32_t* nicring_at(const SimView& __restrict__ s, int rep, long long
 // that make them. The slot of cycle t is read and cleared only by its own router in cycle t,
 // and nobody writes it then: every ring delay lies in [1, cal_len).
 enum Arrival : uint8_t { kArriveFlit = 1, kArriveCredit = 2, kArriveEject = 4, kArriveAll = 7 };
+static_assert(kArriveFlit == 1 && kArriveAll == 7, "arrivals_at folds the bytes assuming these bits");
 FLITSIM_HD uint8_t* arrival_slot(const SimView& __restrict__ s, int rep, int r, long long t) {
   return &s.arrivals[(((long long)rep * s.sz.R + r) * s.sz.cal_len + (t & (s.sz.cal_len - 1))) * s.sz.cal_stride];
 }
@@ -49,21 +50,30 @@ FLITSIM_HD void note_arrival(const SimView& __restrict__ s, int rep, const RingS
   const long long slot = (long long)rep * s.sz.R * s.sz.cal_len + (at & (s.sz.cal_len - 1));
   s.arrivals[slot * s.sz.cal_stride + ring.cal] |= what;
 }
-// Local ports of router r with something to receive at cycle t (every port without a calendar).
-FLITSIM_HD u64 arrivals_at(const SimView& __restrict__ s, int rep, int r, long long t) {
+// Local ports of router r with something to receive at cycle t (`any`), and those of them
+// receiving a flit into an input VC (`flits`); every port for both without a calendar. Only
+// `flits` can make an idle port busy: credits and ejected flits touch no input VC.
+struct PortArrivals {
+  u64 any, flits;
+};
+FLITSIM_HD PortArrivals arrivals_at(const SimView& __restrict__ s, int rep, int r, long long t) {
   if (!s.sz.cal_len) {
     const int radix = s.port_offset[r + 1] - s.port_offset[r];
-    return radix >= 64 ? ~u64(0) : (u64(1) << radix) - 1;
+    const u64 all = radix >= 64 ? ~u64(0) : (u64(1) << radix) - 1;
+    return PortArrivals{all, all};
   }
   const uint8_t* slot = arrival_slot(s, rep, r, t);
-  u64 ports = 0;
+  PortArrivals a{0, 0};
+  constexpr u64 kLow = 0x0101010101010101ull;
   for (int i = 0; i < s.sz.cal_stride; i += 8) {
     u64 bytes;  // eight Arrival bytes, folded to 0/1 flags; the multiply gathers them into the top byte, flag j to bit j
     memcpy(&bytes, slot + i, 8);
-    bytes = (bytes | bytes >> 1 | bytes >> 2) & 0x0101010101010101ull;
-    if (bytes) ports |= ((bytes * 0x0102040810204080ull) >> 56) << i;
+    if (!bytes) continue;
+    const u64 any = (bytes | bytes >> 1 | bytes >> 2) & kLow, flits = bytes & kLow;  // kArriveFlit is bit 0
+    a.any |= ((any * 0x0102040810204080ull) >> 56) << i;
+    a.flits |= ((flits * 0x0102040810204080ull) >> 56) << i;
   }
-  return ports;
+  return a;
 }
 FLITSIM_HD void clear_arrivals(const SimView& __restrict__ s, int rep, int r, long long t) {
   memset(arrival_slot(s, rep, r, t), 0, s.sz.cal_stride);
