@@ -50,9 +50,8 @@ FLITSIM_HD void step_traverse_in(const SimView& __restrict__ s, int rep, int gp,
   // them all B·8 bytes apart, in a fraction of the sets. Flits keep their order either way.
   if (--s.ivc_count[q] == 0) {
     s.port_state[ip].vc_mask &= ~(u64(1) << v);
-    constexpr int kPerLine = 64 / int(sizeof(flit_t));
-    const int lines = B / kPerLine;
-    s.ivc[q].head = lines > 1 ? int(q % lines) * kPerLine : 0;
+    const int home = int(q & 3) * (64 / int(sizeof(flit_t)));  // four home lines, no division
+    s.ivc[q].head = home < B ? home : 0;
   } else {
     s.ivc[q].head = next_mod(s.ivc[q].head, B);
   }

@@ -57,24 +57,33 @@ FLITSIM_HD int by_hop_vc(const SimView& __restrict__ s, long long q) {
   return s.class_vc_lo(c);
 }
 
-// True when input VC q (whose route leads to port `out`) requests output VC w: w is free,
-// with router.flow_control = "vct" has room downstream for the whole packet (sinks always
-// have room, so a packet that starts never waits for credits mid-way), and lies in the range
-// the routing allows (by-hop: is that range's one VC). Depends only on w's own state, so an
-// output step may change other VCs' owners while it asks.
-FLITSIM_HD bool requests_vc(const SimView& __restrict__ s, int rep, long long q, int out, int w) {
-  if (s.prm.vc_policy == VcPolicy::ByHop ? w != by_hop_vc(s, q) : w < s.ivc[q].vc_lo || w >= s.ivc[q].vc_hi)
-    return false;
+// The output VCs (bits) the routing lets input VC q use: its range [vc_lo, vc_hi), or by-hop's
+// one VC of that range.
+FLITSIM_HD u64 allowed_vcs(const SimView& __restrict__ s, long long q) {
+  if (s.prm.vc_policy == VcPolicy::ByHop) return u64(1) << by_hop_vc(s, q);
+  const int lo = s.ivc[q].vc_lo, n = s.ivc[q].vc_hi - lo;
+  const u64 port_vcs = s.sz.V >= 64 ? ~u64(0) : (u64(1) << s.sz.V) - 1;  // never past the port's VCs
+  return ((n >= 64 ? ~u64(0) : (u64(1) << n) - 1) << lo) & port_vcs;
+}
+// True when output VC w of port `out` can take input VC q's packet now: w is free and, with
+// router.flow_control = "vct", has room downstream for the whole packet (sinks always have
+// room, so a packet that starts never waits for credits mid-way). Depends only on w's own
+// state, so an output step may change other VCs' owners while it asks.
+FLITSIM_HD bool output_vc_takes(const SimView& __restrict__ s, int rep, long long q, int out, int w) {
   const long long o = s.pv(rep, out, w);
   const int room = s.prm.vct && s.peer_port[out] >= 0 ? s.pk_size[front_packet(s, rep, q)] : 0;
   return s.ovc[o].owner < 0 && s.ovc[o].credits >= room;
+}
+// True when input VC q (whose route leads to port `out`) requests output VC w.
+FLITSIM_HD bool requests_vc(const SimView& __restrict__ s, int rep, long long q, int out, int w) {
+  return ((allowed_vcs(s, q) >> w) & 1) && output_vc_takes(s, rep, q, out, w);
 }
 
 // The output VCs (bits) input VC q requests on port `out`.
 FLITSIM_HD u64 requested_vcs(const SimView& __restrict__ s, int rep, long long q, int out) {
   u64 m = 0;
-  for (int w = 0; w < s.sz.V; ++w)
-    if (requests_vc(s, rep, q, out, w)) m |= u64(1) << w;
+  for (u64 a = allowed_vcs(s, q); a; a &= a - 1)
+    if (output_vc_takes(s, rep, q, out, lowest_bit(a))) m |= a & (~a + 1);
   return m;
 }
 
