@@ -43,8 +43,11 @@ FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r
   const u64 arrived = arrivals.any;
   const int p0 = s.port_offset[r];
   const uint8_t* kinds = s.sz.cal_len ? arrival_slot(s, rep, r, t) : nullptr;  // what each port receives
-  ports.each_of(arrived, [&](int gp) { step_receive(s, rep, gp, t, kinds ? kinds[gp - p0] : uint8_t(kArriveAll)); });
-  ports.each_of(s.router_terminals[r], [&](int gp) { step_inject(s, rep, gp, t); });  // terminal ports only
+  const u64 terminals = s.router_terminals[r];  // local ports with a node
+  ports.each_of(arrived, [&](int gp) {
+    step_receive(s, rep, gp, t, kinds ? kinds[gp - p0] : uint8_t(kArriveAll), (terminals >> (gp - p0)) & 1);
+  });
+  ports.each_of(terminals, [&](int gp) { step_inject(s, rep, gp, t); });  // terminal ports only
   // Whether a flit left the router this cycle (onto a channel or into an output queue): the
   // watchdog's router_last_move, one write per router and cycle rather than one per flit.
   bool moved = false;

@@ -11,7 +11,7 @@ namespace flitsim {
 // Node n's next slot if it is free at cycle t, else −1 (the caller waits and counts a stall).
 FLITSIM_HD int32_t free_slot(const SimView& s, int rep, int n, long long t) {
   const int32_t pid = n * s.sz.S + s.ni_next_slot[s.nn(rep, n)];
-  return load_relaxed(&s.pk_free_at[s.pk(rep, pid)]) < t ? pid : -1;
+  return load_relaxed(&s.packets[s.pk(rep, pid)].free_at) < t ? pid : -1;
 }
 
 // Fills the packet-table entry of `pid` (from free_slot) and makes it node n's current packet.
@@ -19,14 +19,14 @@ FLITSIM_HD void begin_packet(const SimView& s, int rep, int n, int32_t pid, int 
                              long long created) {
   const long long ni = s.nn(rep, n), k = s.pk(rep, pid);
   s.ni_next_slot[ni] = next_mod(s.ni_next_slot[ni], s.sz.S);
-  s.pk_free_at[k] = kSlotBusy;
-  s.pk_dst[k] = dst;
-  s.pk_size[k] = size;
-  s.pk_hops[k] = 0;
-  s.pk_route[k] = 0;
-  s.pk_nonminimal[k] = 0;
-  s.pk_create[k] = created;
-  s.pk_inject[k] = -1;
+  s.packets[k].free_at = kSlotBusy;
+  s.packets[k].dst = dst;
+  s.packets[k].size = size;
+  s.packets[k].hops = 0;
+  s.packets[k].route = 0;
+  s.packets[k].nonminimal = 0;
+  s.packets[k].create = created;
+  s.packets[k].inject = -1;
   s.ni_pid[ni] = pid;
   s.ni_sent[ni] = 0;
   s.ni_vc[ni] = -1;

@@ -126,7 +126,11 @@ struct alignas(64) PortState {
   int32_t acc_rr = 0;   // input: its accept pointer over outputs
   int32_t sa_match = -1;   // output: the input matched to it this pass, or -1 (reset by traverse)
   int32_t sa_req_vc = -1;  // input: its VC that sends this pass, or -1
+  // output: flits it sent in the window (Result channel_flits): here rather than in an array of
+  // its own, because traverse has this line already and the array was an L1 miss per flit.
+  i64 flits = 0;
 };
+static_assert(sizeof(PortState) == 64, "PortState is one cache line");
 
 // An input VC's state and an output VC's, one record each of 16 and 8 bytes (four VCs: one
 // cache line, half a line), indexed by SimView::pv: a step that reads one field of a VC reads
@@ -146,6 +150,23 @@ struct alignas(16) InputVc {
 struct alignas(8) OutputVc {
   int32_t owner = -1;   // input VC (global index, gp·V + v) holding it, or -1
   int32_t credits = 0;  // free slots downstream
+};
+
+// A packet slot's entry in the packet table (packet id = node·S + slot; SimView::pk), one
+// record rather than an array per field: a packet's fields are read together (the route step
+// reads its destination and routing state, the sink its times and hops), and at 16,512 nodes
+// the table is ~200 MiB, walked round-robin by each node's slots, so every separate array was a
+// cache miss of its own at creation, at each router and at the sink.
+struct alignas(16) Packet {
+  i64 create = 0;      // creation cycle
+  i64 inject = 0;      // cycle its head entered the network (-1 until then)
+  i64 free_at = -1;    // cycle the sink released it (free from the next cycle; -1: free since before cycle 0); kSlotBusy in use
+  int32_t dst = 0;     // destination node
+  int32_t route = 0;   // the routing's packet state (see the routing's file)
+  int32_t gport = 0;   // dragonfly: the chosen global port
+  int32_t hops = 0;    // router-to-router hops so far
+  int32_t size = 0;    // flits
+  uint8_t nonminimal = 0;  // the source router sent it on a non-minimal path
 };
 
 // i + 1 wrapped to [0, n): the round-robin and FIFO step without a division (hot loops).
@@ -305,18 +326,9 @@ struct SimParams {
   X(u64, sa_ready, (long long)sz.reps * sz.P)    /* input: its VCs behind those requests */ \
   X(int32_t, sa_grant, (long long)sz.reps * sz.P)  /* output: input it grants, or -1 */ \
   X(int32_t, sa_accept, (long long)sz.reps * sz.P) /* input: output it accepted, or -1 */ \
-  X(i64, port_flits, (long long)sz.reps * sz.P)                         \
-  X(int32_t, pk_dst, (long long)sz.reps * sz.N * sz.S)                        \
-  X(int32_t, pk_size, (long long)sz.reps * sz.N * sz.S)                       \
-  X(int32_t, pk_hops, (long long)sz.reps * sz.N * sz.S)                       \
-  X(int32_t, pk_route, (long long)sz.reps * sz.N * sz.S)                      \
-  X(uint8_t, pk_nonminimal, (long long)sz.reps * sz.N * sz.S) /* routed non-minimally */ \
-  X(int32_t, pk_gport, sz.df_G ? (long long)sz.reps * sz.N * sz.S : 0) /* dragonfly: chosen global port */ \
+  X(Packet, packets, (long long)sz.reps * sz.N * sz.S) /* the packet table, by SimView::pk */ \
   X(int32_t, port_demand, (long long)sz.reps * sz.demand_P) /* route scratch: flits queued here per output */ \
   X(int32_t, cong_snap, (long long)sz.reps * 2 * sz.snap_P) /* UGAL-G: double-buffered port congestion */ \
-  X(i64, pk_create, (long long)sz.reps * sz.N * sz.S)                   \
-  X(i64, pk_inject, (long long)sz.reps * sz.N * sz.S)                   \
-  X(i64, pk_free_at, (long long)sz.reps * sz.N * sz.S)                  \
   X(i64, ni_scan, (long long)sz.reps * sz.N)                            \
   X(uint8_t, ni_on, sz.onoff_N)      /* on/off source: state at cycle t − 1 (the front) */ \
   X(uint8_t, ni_scan_on, sz.onoff_N) /* on/off source: state at cycle ni_scan − 1 */ \

@@ -298,7 +298,6 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   std::fill(s.ni_credits.begin(), s.ni_credits.end(), sz.B);
   std::fill(s.ni_pid.begin(), s.ni_pid.end(), -1);
   std::fill(s.ni_vc.begin(), s.ni_vc.end(), -1);
-  std::fill(s.pk_free_at.begin(), s.pk_free_at.end(), -1);  // free since before cycle 0
   for (int r = 0; r < sz.reps && sz.onoff_N; ++r)
     for (int n = 0; n < sz.N; ++n)
       s.ni_on[size_t(r) * sz.N + n] = s.ni_scan_on[size_t(r) * sz.N + n] =

@@ -14,6 +14,13 @@ std::vector<long long> replica_slice(const StateVector<long long>& a, int rep, l
   return std::vector<long long>(a.begin() + rep * n, a.begin() + (rep + 1) * n);
 }
 
+// Per port: the flits each sent in the window (PortState::flits).
+std::vector<long long> replica_slice(const StateVector<PortState>& a, int rep, long long n) {
+  std::vector<long long> out(size_t(n), 0);
+  for (long long i = 0; i < n; ++i) out[size_t(i)] = a[rep * n + i].flits;
+  return out;
+}
+
 // Per window batch, summed over the replica's nodes (layout [rep][node][batch]).
 std::vector<long long> batch_sum(const StateVector<long long>& a, int rep, const Sizes& sz) {
   std::vector<long long> out(sz.batches, 0);

@@ -67,8 +67,8 @@ long long each_outcome(const SimView& s, int r, int32_t pid, const PacketState& 
   RouteBrancher br;
   long long replays = 0;
   for (;;) {
-    s.pk_route[k] = pk.route, s.pk_hops[k] = pk.hops;
-    if (s.pk_gport) s.pk_gport[k] = pk.gport;
+    s.packets[k].route = pk.route, s.packets[k].hops = pk.hops;
+    if (s.sz.df_G) s.packets[k].gport = pk.gport;
     br.depth = 0, br.raw_draws = 0;
     const RouteChoice c = route_packet(s, 0, r, pid, 0, &br);
     ++replays;
@@ -79,7 +79,7 @@ long long each_outcome(const SimView& s, int r, int32_t pid, const PacketState& 
       throw ConfigError("routing.algorithm: a route decision has more than " +
                         std::to_string(RouteBrancher::kMaxChoices) + " choice points (RouteBrancher::kMaxChoices)");
     *dst_node_read |= br.dst_node_read;
-    emit(Outcome{c, PacketState{s.pk_route[k], s.pk_gport ? s.pk_gport[k] : -1, pk.hops}});
+    emit(Outcome{c, PacketState{s.packets[k].route, s.sz.df_G ? s.packets[k].gport : -1, pk.hops}});
     for (int i = br.scripted; i < br.depth; ++i) br.script[i] = 0;  // unscripted points took 0
     int i = br.depth - 1;
     while (i >= 0 && br.script[i] + 1 >= br.width[i]) --i;
@@ -118,8 +118,8 @@ RouteCandidates enumerate_route_candidates(const Topology& topo, const EngineCon
       for (const int32_t dst : nodes_of[size_t(dst_router)]) {
         if (dst == src) continue;
         if (walked++ > 0 && !node_read) break;  // the first node stands for its router's
-        s.pk_dst[k] = dst;
-        s.pk_create[k] = 0;
+        s.packets[k].dst = dst;
+        s.packets[k].create = 0;
         std::unordered_set<Walk, WalkHash> seen;
         std::vector<Walk> todo{Walk{src_router, s.node_port[src], 0, V, PacketState{0, -1, 0}}};
         while (!todo.empty()) {

@@ -115,18 +115,18 @@ FLITSIM_HD void inject_node(const SimView& __restrict__ s, int rep, int gp, int 
       if (v < 0) return;
     } else {  // by-hop and random: one drawn per packet, waiting for its credits (BookSim2's dragonfly)
       const long long k = s.pk(rep, pid);
-      v = int(draw_below(draw32(s.rep_seed[rep], uint32_t(k), s.pk_create[k], kRngVc, 0), uint32_t(s.sz.V)));
+      v = int(draw_below(draw32(s.rep_seed[rep], uint32_t(k), s.packets[k].create, kRngVc, 0), uint32_t(s.sz.V)));
     }
     s.ni_vc[ni] = v;
   }
   if (credits[v] == 0) return;
   const long long k = s.pk(rep, pid);
   const int sent = s.ni_sent[ni];
-  const bool head = sent == 0, tail = sent == s.pk_size[k] - 1;
+  const bool head = sent == 0, tail = sent == s.packets[k].size - 1;
   send_flit_from_node(s, rep, gp, make_flit(pid, v, head, tail), t);
   credits[v] -= 1;
   if (head) {
-    s.pk_inject[k] = t;
+    s.packets[k].inject = t;
     // routing.decide_at_injection (BookSim2's lookahead routing): the source router's
     // decision is taken now, from its state as the packet enters the injection channel.
     if (s.prm.decide_at_injection) route_packet(s, rep, s.port_router[gp], pid, t);

@@ -30,7 +30,7 @@ FLITSIM_HD bool output_queue_has_room(const SimView& s, int rep, int out) {
 // node's sink) in cycle t: the last step of both architectures.
 FLITSIM_HD void send_on_output(const SimView& s, int rep, int out, flit_t f, long long t) {
   send_flit_from_port(s, rep, out, f, t);
-  if (s.in_window(t)) s.port_flits[s.pp(rep, out)] += 1;
+  if (s.in_window(t)) s.port_state[s.pp(rep, out)].flits += 1;
 }
 
 // The switch writes flit f (already carrying its output VC) into output `out`'s queue.

@@ -18,15 +18,15 @@ FLITSIM_HD void sink_accept(const SimView& __restrict__ s, int rep, int n, flit_
   }
   if (!flit_tail(f)) return;
   const long long k = s.pk(rep, flit_pid(f));
-  const long long created = s.pk_create[k];
+  const long long created = s.packets[k].create;
   if (s.in_window(created)) {
-    const long long lat = t - created, nlat = t - s.pk_inject[k];
-    const int hops = s.pk_hops[k];
+    const long long lat = t - created, nlat = t - s.packets[k].inject;
+    const int hops = s.packets[k].hops;
     long long* sums = &s.rep_sums[(long long)rep * kRepSums];
     atomic_add(&sums[kLatencySum], lat);
     atomic_add(&sums[kNetLatencySum], nlat);
     atomic_add(&sums[kHopsSum], hops);
-    if (s.pk_nonminimal[k]) atomic_add(&sums[kNonMinimal], 1);
+    if (s.packets[k].nonminimal) atomic_add(&sums[kNonMinimal], 1);
     const int src_router = s.port_router[s.node_port[flit_pid(f) / s.sz.S]];
     const int extra = hops - minimal_hops(s, src_router, s.port_router[s.node_port[n]]);
     if (extra > 0) atomic_add(&sums[kExtraHops], extra);
@@ -39,12 +39,14 @@ FLITSIM_HD void sink_accept(const SimView& __restrict__ s, int rep, int n, flit_
     s.node_batch_packets[s.nb(rep, n, created)] += 1;
   }
   if (s.prm.workload) wl_packet_arrived(s, rep, n, k, t);  // the destination's own program
-  store_relaxed(&s.pk_free_at[k], t);  // the source may reuse the slot from cycle t+1 on
+  store_relaxed(&s.packets[k].free_at, t);  // the source may reuse the slot from cycle t+1 on
 }
 
-// One port: its input channel and credit channel (or its node's sink and interface credits),
-// those `what` names (rings.cuh, Arrival): the others hold nothing for cycle t.
-FLITSIM_HD void step_receive(const SimView& __restrict__ s, int rep, int gp, long long t, uint8_t what) {
+// One port: its input channel and credit channel (or, `terminal`, its node's sink and interface
+// credits), those `what` names (rings.cuh, Arrival): the others hold nothing for cycle t.
+// `terminal` comes from the router's terminal mask, which the cycle reads anyway: port_node
+// here was an L1 miss per credit received (cachegrind, 16,512-node dragonfly).
+FLITSIM_HD void step_receive(const SimView& __restrict__ s, int rep, int gp, long long t, uint8_t what, bool terminal) {
   if (what & kArriveFlit) {
     flit_t* in = fring_at(s, rep, ring_read_slot(s.port_rings[gp].flits, t));
     if (*in != kNoFlit) {
@@ -62,8 +64,7 @@ FLITSIM_HD void step_receive(const SimView& __restrict__ s, int rep, int gp, lon
     }
   }
   if (!(what & (kArriveCredit | kArriveEject))) return;
-  const int n = s.port_node[gp];
-  if (n < 0) {
+  if (!terminal) {
     int32_t* cr = cring_at(s, rep, ring_read_slot(s.port_rings[gp].credits, t));
     if (*cr >= 0) {
       s.ovc[s.pv(rep, gp, *cr)].credits += 1;
@@ -71,6 +72,7 @@ FLITSIM_HD void step_receive(const SimView& __restrict__ s, int rep, int gp, lon
     }
     return;
   }
+  const int n = s.port_node[gp];
   if (what & kArriveEject) {
     flit_t* ej = ering_at(s, rep, ring_read_slot(s.node_rings[n].flits, t));
     if (*ej != kNoFlit) {

@@ -28,7 +28,7 @@ FLITSIM_HD bool step_traverse_out(const SimView& __restrict__ s, int rep, int r,
   const flit_t g = make_flit(pid, ov, flit_head(f), flit_tail(f));
   if (s.peer_port[out] >= 0) {  // the downstream credit is spent here in both architectures (output_queue.cuh)
     s.ovc[s.pv(rep, out, ov)].credits -= 1;
-    if (flit_head(f)) s.pk_hops[s.pk(rep, pid)] += 1;
+    if (flit_head(f)) s.packets[s.pk(rep, pid)].hops += 1;
   }
   if (flit_tail(f)) s.ovc[s.pv(rep, out, ov)].owner = -1;
   if (s.prm.cioq) output_queue_push(s, rep, out, g);  // the link drains it from the next cycle

@@ -28,7 +28,7 @@ FLITSIM_HD int rr_distance(int i, int rr, int n) { return i >= rr ? i - rr : i -
 // Creation cycle of the packet at the front of input VC q: its age for router.arbitration =
 // "age" (smaller is older).
 FLITSIM_HD long long front_created(const SimView& __restrict__ s, int rep, long long q) {
-  return s.pk_create[s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc[q].head]))];
+  return s.packets[s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc[q].head]))].create;
 }
 
 // Packet id slot of the front flit of input VC q.
@@ -71,7 +71,7 @@ FLITSIM_HD u64 allowed_vcs(const SimView& __restrict__ s, long long q) {
 // state, so an output step may change other VCs' owners while it asks.
 FLITSIM_HD bool output_vc_takes(const SimView& __restrict__ s, int rep, long long q, int out, int w) {
   const long long o = s.pv(rep, out, w);
-  const int room = s.prm.vct && s.peer_port[out] >= 0 ? s.pk_size[front_packet(s, rep, q)] : 0;
+  const int room = s.prm.vct && s.peer_port[out] >= 0 ? s.packets[front_packet(s, rep, q)].size : 0;
   return s.ovc[o].owner < 0 && s.ovc[o].credits >= room;
 }
 // True when input VC q (whose route leads to port `out`) requests output VC w.
@@ -98,7 +98,7 @@ FLITSIM_HD int prefer_vc(const SimView& __restrict__ s, int rep, long long q, in
   const int lo = s.ivc[q].vc_lo, hi = s.ivc[q].vc_hi;
   if (s.prm.vc_policy == VcPolicy::Random) {
     const long long k = front_packet(s, rep, q);
-    const uint32_t u = draw32(s.rep_seed[rep], uint32_t(k), s.pk_create[k], kRngVc, uint32_t(s.pk_hops[k]) + 1);
+    const uint32_t u = draw32(s.rep_seed[rep], uint32_t(k), s.packets[k].create, kRngVc, uint32_t(s.packets[k].hops) + 1);
     const int n = hi - lo, start = int(draw_below(u, uint32_t(n)));
     for (int i = 0, w = lo + start; i < n; ++i, w = w + 1 == hi ? lo : w + 1)
       if ((vcs >> w) & 1) return w;

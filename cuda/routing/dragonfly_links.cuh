@@ -19,7 +19,7 @@ constexpr int kSaltDfLink = 0x30000;  // + segment: link choices
 FLITSIM_HD RouteChoice df_local_hop(const SimView& s, int rep, int r, const PacketInfo& p, int j, int cls) {
   const long long k = (long long)r * s.sz.df_a + j % s.sz.df_a;
   const int lo = s.class_vc_lo(cls), hi = s.class_vc_hi(cls);
-  return RouteChoice{pick_parallel(s, rep, p, s.df_local_port[k], s.df_local_links[k], lo, hi, s.pk_hops[p.slot]),
+  return RouteChoice{pick_parallel(s, rep, p, s.df_local_port[k], s.df_local_links[k], lo, hi, s.packets[p.slot].hops),
                      lo, hi};
 }
 

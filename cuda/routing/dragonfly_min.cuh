@@ -26,20 +26,20 @@ FLITSIM_HD RouteChoice df_minimal_hop(const SimView& s, int rep, int r, const Pa
   const int a = s.sz.df_a, g = r / a;
   if (g == p.dst_router / a)
     return df_local_hop(s, rep, r, p, p.dst_router, g == p.src_router / a ? src_cls : dst_cls);
-  return df_hop_via(s, rep, r, p, s.pk_gport[p.slot], src_cls, level);
+  return df_hop_via(s, rep, r, p, s.packets[p.slot].gport, src_cls, level);
 }
 
 // Decides the minimal route at the source router: the link toward the destination group.
 FLITSIM_HD void df_choose_minimal(const SimView& s, int rep, int r, const PacketInfo& p) {
   const int a = s.sz.df_a, dg = p.dst_router / a;
-  s.pk_gport[p.slot] = r / a == dg ? -1 : df_choose_link(s, rep, r, p, dg, p.dst_router, 0);
-  s.pk_route[p.slot] = kDfMinimal;
+  s.packets[p.slot].gport = r / a == dg ? -1 : df_choose_link(s, rep, r, p, dg, p.dst_router, 0);
+  s.packets[p.slot].route = kDfMinimal;
 }
 
 inline VcClasses classes_dragonfly_min(const ClassInputs&) { return {2}; }  // L0 R0 L1
 
 FLITSIM_HD RouteChoice route_dragonfly_min(const SimView& s, int rep, int r, const PacketInfo& p) {
-  if (s.pk_route[p.slot] == 0) df_choose_minimal(s, rep, r, p);
+  if (s.packets[p.slot].route == 0) df_choose_minimal(s, rep, r, p);
   return df_minimal_hop(s, rep, r, p, 0, kDfAnyLevel, 1);
 }
 

@@ -37,14 +37,14 @@ inline VcClasses classes_dragonfly_par(const ClassInputs& in) { return {in.valia
 
 FLITSIM_HD RouteChoice route_dragonfly_par(const SimView& s, int rep, int r, const PacketInfo& p) {
   const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;
-  const int32_t st = s.pk_route[p.slot];
+  const int32_t st = s.packets[p.slot].route;
   if (r == p.dst_router && st <= 0) return eject_choice(s, p);  // (a Valiant phase 0 ends at its target)
   if (st == 0 || (st == kDfMinimal && g == p.src_router / a)) {  // decide, or re-decide, in the source group
-    const int min_gp = g == dg ? -1 : st == 0 ? df_choose_link(s, rep, r, p, dg, p.dst_router, 0) : s.pk_gport[p.slot];
-    const int k = s.pk_hops[p.slot];  // each re-evaluation draws afresh
+    const int min_gp = g == dg ? -1 : st == 0 ? df_choose_link(s, rep, r, p, dg, p.dst_router, 0) : s.packets[p.slot].gport;
+    const int k = s.packets[p.slot].hops;  // each re-evaluation draws afresh
     df_ugal_decide(s, rep, r, p, min_gp, kSaltPar + 256 * k, 2 + 64 * k, DfLiveSensor{});
   }
-  if (s.pk_route[p.slot] == kDfMinimal) return df_minimal_hop(s, rep, r, p, 0, kDfAnyLevel, last_class(s));
+  if (s.packets[p.slot].route == kDfMinimal) return df_minimal_hop(s, rep, r, p, 0, kDfAnyLevel, last_class(s));
   return df_valiant_continue(s, rep, r, p, 1);
 }
 

@@ -65,12 +65,12 @@ FLITSIM_HD int df_indirect_hops(const SimView& s, int r, const DfIndirect& c, co
 }
 
 FLITSIM_HD void df_commit_decision(const SimView& s, const PacketInfo& p, const BestChoice& best) {
-  s.pk_gport[p.slot] = best.port;
+  s.packets[p.slot].gport = best.port;
   if (best.nonminimal) {
-    s.pk_route[p.slot] = 1 + best.aux;
+    s.packets[p.slot].route = 1 + best.aux;
     mark_nonminimal(s, p);
   } else {
-    s.pk_route[p.slot] = kDfMinimal;
+    s.packets[p.slot].route = kDfMinimal;
   }
 }
 
@@ -119,19 +119,19 @@ FLITSIM_HD RouteChoice df_booksim_vcs(const SimView& s, int r, const PacketInfo&
   const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;
   const bool global = s.port_router[s.peer_port[c.port]] / a != g;
   int cls = 1;
-  if (s.pk_route[p.slot] > 0) cls = 0;                          // toward the intermediate
+  if (s.packets[p.slot].route > 0) cls = 0;                          // toward the intermediate
   else if (p.src_router / a == dg || global) cls = 2;           // in-group packet; the global hop
-  else if (g == dg && s.pk_gport[p.slot] >= 0) cls = 2;         // after this phase's global hop
+  else if (g == dg && s.packets[p.slot].gport >= 0) cls = 2;         // after this phase's global hop
   return route_in_class(s, c.port, cls);
 }
 
 FLITSIM_HD RouteChoice route_dragonfly_ugal(const SimView& s, int rep, int r, const PacketInfo& p) {
-  if (s.pk_route[p.slot] == 0) {  // at the source router: minimal or Valiant?
+  if (s.packets[p.slot].route == 0) {  // at the source router: minimal or Valiant?
     if (r == p.dst_router) return eject_choice(s, p);
     df_ugal_decide(s, rep, r, p, df_minimal_link(s, rep, r, p), kSaltUgal, 2, DfLiveSensor{});
   }
   RouteChoice c;
-  if (s.pk_route[p.slot] == kDfMinimal)
+  if (s.packets[p.slot].route == kDfMinimal)
     c = r == p.dst_router ? eject_choice(s, p) : df_minimal_hop(s, rep, r, p, 0, kDfAnyLevel, last_class(s));
   else
     c = df_valiant_continue(s, rep, r, p);

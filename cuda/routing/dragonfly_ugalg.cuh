@@ -90,11 +90,11 @@ struct DfSnapshotSensor {
 };
 
 FLITSIM_HD RouteChoice route_dragonfly_ugalg(const SimView& s, int rep, int r, const PacketInfo& p, long long base) {
-  if (s.pk_route[p.slot] == 0) {  // at the source router: minimal or Valiant, by path queues
+  if (s.packets[p.slot].route == 0) {  // at the source router: minimal or Valiant, by path queues
     if (r == p.dst_router) return eject_choice(s, p);
     df_ugal_decide(s, rep, r, p, df_minimal_link(s, rep, r, p), kSaltUgal, 2, DfSnapshotSensor{base});  // UGAL-L's draws
   }
-  if (s.pk_route[p.slot] == kDfMinimal)
+  if (s.packets[p.slot].route == kDfMinimal)
     return r == p.dst_router ? eject_choice(s, p) : df_minimal_hop(s, rep, r, p, 0, kDfAnyLevel, last_class(s));
   return df_valiant_continue(s, rep, r, p);
 }

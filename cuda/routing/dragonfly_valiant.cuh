@@ -55,18 +55,18 @@ FLITSIM_HD int df_draw_node_router(const SimView& s, int rep, const PacketInfo& 
 FLITSIM_HD RouteChoice df_valiant_continue(const SimView& s, int rep, int r, const PacketInfo& p, int shift = 0) {
   const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;
   const bool any = s.prm.valiant_any;
-  const int32_t st = s.pk_route[p.slot];
+  const int32_t st = s.packets[p.slot].route;
   if (st > 0) {  // phase 0
     const int target = st - 1, tg = any ? target / a : target;
-    if (g != tg) return df_hop_via(s, rep, r, p, s.pk_gport[p.slot], shift, 0);      // L0, R0
+    if (g != tg) return df_hop_via(s, rep, r, p, s.packets[p.slot].gport, shift, 0);      // L0, R0
     if (any && r != target) return df_local_hop(s, rep, r, p, target, 1 + shift);   // L1
     // Reached the intermediate: phase 1 begins here, on a link of the pair I→D.
-    s.pk_route[p.slot] = -1;
-    s.pk_gport[p.slot] = g == dg ? -1 : df_choose_link(s, rep, r, p, dg, p.dst_router, 1);
+    s.packets[p.slot].route = -1;
+    s.packets[p.slot].gport = g == dg ? -1 : df_choose_link(s, rep, r, p, dg, p.dst_router, 1);
   }
   if (r == p.dst_router) return eject_choice(s, p);
   if (g == dg) return df_local_hop(s, rep, r, p, p.dst_router, (any ? 3 : 2) + shift);  // last L
-  return df_hop_via(s, rep, r, p, s.pk_gport[p.slot], (any ? 2 : 1) + shift, 1);  // L1 R1 (VR), L2 R1 (VA)
+  return df_hop_via(s, rep, r, p, s.packets[p.slot].gport, (any ? 2 : 1) + shift, 1);  // L1 R1 (VR), L2 R1 (VA)
 }
 
 // VR: L0 R0 | L1 R1 L2, VA: L0 R0 L1 | L2 R1 L3 (also UGAL-L and UGAL-G, which reuse them).
@@ -76,25 +76,25 @@ inline VcClasses classes_dragonfly_valiant(const ClassInputs& in) {
 }
 
 FLITSIM_HD RouteChoice route_dragonfly_valiant(const SimView& s, int rep, int r, const PacketInfo& p) {
-  if (s.pk_route[p.slot] == 0) {  // at the source router: draw the intermediate
+  if (s.packets[p.slot].route == 0) {  // at the source router: draw the intermediate
     if (r == p.dst_router) return eject_choice(s, p);
     const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;
     if (s.prm.valiant_node) {
       const int target = df_draw_node_router(s, rep, p, kSaltValiant);
       if (target / a == g) {  // an intermediate in the source group: minimal, as phase 1 (L2 R1 L3)
-        s.pk_route[p.slot] = -1;
-        s.pk_gport[p.slot] = g == dg ? -1 : df_choose_link(s, rep, r, p, dg, p.dst_router, 1);
+        s.packets[p.slot].route = -1;
+        s.packets[p.slot].gport = g == dg ? -1 : df_choose_link(s, rep, r, p, dg, p.dst_router, 1);
         return df_valiant_continue(s, rep, r, p);
       }
-      s.pk_gport[p.slot] = df_choose_link(s, rep, r, p, target / a, target, 0);
-      s.pk_route[p.slot] = 1 + target;
+      s.packets[p.slot].gport = df_choose_link(s, rep, r, p, target / a, target, 0);
+      s.packets[p.slot].route = 1 + target;
       mark_nonminimal(s, p);
       return df_valiant_continue(s, rep, r, p);
     }
     const int ig = df_draw_group(s, rep, p, g, dg, kSaltValiant);
     const int target = df_valiant_target(s, rep, p, ig, kSaltValiant + 1);
-    s.pk_gport[p.slot] = df_choose_link(s, rep, r, p, ig, s.prm.valiant_any ? target : -1, 0);
-    s.pk_route[p.slot] = 1 + target;
+    s.packets[p.slot].gport = df_choose_link(s, rep, r, p, ig, s.prm.valiant_any ? target : -1, 0);
+    s.packets[p.slot].route = 1 + target;
     mark_nonminimal(s, p);
   }
   return df_valiant_continue(s, rep, r, p);

@@ -44,7 +44,7 @@ inline VcClasses classes_hyperx_closad(const ClassInputs&) { return {2}; }  // o
 
 FLITSIM_HD RouteChoice route_hyperx_closad(const SimView& s, int rep, int r, const PacketInfo& p) {
   const Hx hx = hyperx(s);
-  int32_t st = s.pk_route[p.slot];
+  int32_t st = s.packets[p.slot].route;
   if (st == 0) {  // at the source router
     if (r == p.dst_router) return eject_choice(s, p);
     const int D = hx.dims(), dst = p.dst_router, H = hx.unaligned(r, dst);
@@ -82,14 +82,14 @@ FLITSIM_HD RouteChoice route_hyperx_closad(const SimView& s, int rep, int r, con
       while (hx.coord(best.aux, d) == hx.coord(r, d)) ++d;
       best.aux = closad_intermediate(hx, r, dst, d, hx.coord(best.aux, d), [&](int e) { return p.branch->take(hx.width(e)); });
     }
-    s.pk_route[p.slot] = 1 + best.aux;
+    s.packets[p.slot].route = 1 + best.aux;
     if (best.nonminimal) mark_nonminimal(s, p);
     return route_in_class(s, best.port, 0);
   }
   if (st > 0) {  // phase 0
     if (r != st - 1) return route_hyperx_dor_toward(s, rep, r, p, st - 1, 0);
     st = -1;
-    s.pk_route[p.slot] = st;
+    s.packets[p.slot].route = st;
   }
   if (r == p.dst_router) return eject_choice(s, p);
   return route_hyperx_dor_toward(s, rep, r, p, p.dst_router, 1);

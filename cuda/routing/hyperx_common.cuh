@@ -45,7 +45,7 @@ FLITSIM_HD int hx_weighted_choice(const SimView& s, int rep, const PacketInfo& p
                                   bool allow_deroute, unsigned long long deroute_mask, int* deroute_dim) {
   const Hx hx = hyperx(s);
   const int D = hx.dims(), hops = hx.unaligned(r, dst);
-  const uint32_t u = route_order_draw(s, rep, p, 0x60000 + s.pk_hops[p.slot]);
+  const uint32_t u = route_order_draw(s, rep, p, 0x60000 + s.packets[p.slot].hops);
   BestChoice best;
   best.enumerate(p);  // (enumeration: every offered output)
   for (int pass = 0; pass < 2; ++pass) {  // minimal outputs first, then deroutes

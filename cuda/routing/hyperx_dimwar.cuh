@@ -23,14 +23,14 @@ inline VcClasses classes_hyperx_dimwar(const ClassInputs&) { return {2}; }  // m
 
 FLITSIM_HD RouteChoice route_hyperx_dimwar(const SimView& s, int rep, int r, const PacketInfo& p) {
   const Hx hx = hyperx(s);
-  const int32_t st = s.pk_route[p.slot];
+  const int32_t st = s.packets[p.slot].route;
   int d = 0;
   while (hx.coord(r, d) == hx.coord(p.dst_router, d)) ++d;  // r is not the destination router
   int deroute_dim;
   const int port = hx_weighted_choice(s, rep, p, r, p.dst_router, 1ull << d, st == 0, 1ull << d, &deroute_dim);
   const bool deroute = deroute_dim >= 0;
   if (deroute) mark_nonminimal(s, p);
-  s.pk_route[p.slot] = deroute ? 1 : 0;
+  s.packets[p.slot].route = deroute ? 1 : 0;
   return route_in_class(s, port, deroute ? 1 : 0);
 }
 

@@ -19,7 +19,7 @@ FLITSIM_HD RouteChoice route_hyperx_dor_toward(const SimView& s, int rep, int r,
   int d = 0;
   while (hx.coord(r, d) == hx.coord(x, d)) ++d;  // r ≠ x
   const int lo = s.class_vc_lo(cls), hi = s.class_vc_hi(cls);
-  return RouteChoice{pick_parallel(s, rep, p, hx.port(r, d, hx.coord(x, d)), hx.trunk(d), lo, hi, s.pk_hops[p.slot]),
+  return RouteChoice{pick_parallel(s, rep, p, hx.port(r, d, hx.coord(x, d)), hx.trunk(d), lo, hi, s.packets[p.slot].hops),
                      lo, hi};
 }
 

@@ -29,8 +29,8 @@ inline VcClasses classes_hyperx_omniwar(const ClassInputs& in) {
 
 FLITSIM_HD RouteChoice route_hyperx_omniwar(const SimView& s, int rep, int r, const PacketInfo& p) {
   const Hx hx = hyperx(s);
-  const int32_t st = s.pk_route[p.slot];
-  const int D = hx.dims(), k = s.pk_hops[p.slot], dst = p.dst_router;
+  const int32_t st = s.packets[p.slot].route;
+  const int D = hx.dims(), k = s.packets[p.slot].hops, dst = p.dst_router;
   unsigned long long mask = 0;
   int H = 0;
   for (int d = 0; d < D; ++d)
@@ -42,7 +42,7 @@ FLITSIM_HD RouteChoice route_hyperx_omniwar(const SimView& s, int rep, int r, co
   const int port = hx_weighted_choice(s, rep, p, r, dst, mask, H < s.prm.phase_classes - k, der_mask, &deroute_dim);
   const bool deroute = deroute_dim >= 0;
   if (deroute) mark_nonminimal(s, p);
-  s.pk_route[p.slot] = deroute ? 1 + deroute_dim : 0;
+  s.packets[p.slot].route = deroute ? 1 + deroute_dim : 0;
   return route_in_class(s, port, k);
 }
 

@@ -53,30 +53,30 @@ FLITSIM_HD int hx_dor_intermediate(const SimView& s, int rep, int r, const Packe
 // The hops after the source router's decision: DOR toward the intermediate on class 0, then
 // DOR toward the destination on class 1. shortcut: a phase-0 packet ejects at its destination.
 FLITSIM_HD RouteChoice hx_dor_phases(const SimView& s, int rep, int r, const PacketInfo& p, bool shortcut) {
-  int32_t st = s.pk_route[p.slot];
+  int32_t st = s.packets[p.slot].route;
   if (st > 0) {  // phase 0
     if (shortcut && r == p.dst_router) return eject_choice(s, p);
     if (r != st - 1) return route_hyperx_dor_toward(s, rep, r, p, st - 1, 0);
     st = -1;  // reached the intermediate
-    s.pk_route[p.slot] = st;
+    s.packets[p.slot].route = st;
   }
   if (r == p.dst_router) return eject_choice(s, p);
   return route_hyperx_dor_toward(s, rep, r, p, p.dst_router, 1);
 }
 
 FLITSIM_HD RouteChoice route_hyperx_valiant_dor(const SimView& s, int rep, int r, const PacketInfo& p) {
-  if (s.pk_route[p.slot] == 0) {  // at the source router: draw the intermediate
+  if (s.packets[p.slot].route == 0) {  // at the source router: draw the intermediate
     if (r == p.dst_router) return eject_choice(s, p);
     const int x = hx_dor_intermediate(s, rep, r, p, kSaltHxValiantDor);
     const bool detour = x != r && x != p.dst_router;
-    s.pk_route[p.slot] = detour ? 1 + x : -1;  // an end router: minimal, phase 1 from the start
+    s.packets[p.slot].route = detour ? 1 + x : -1;  // an end router: minimal, phase 1 from the start
     if (detour) mark_nonminimal(s, p);
   }
   return hx_dor_phases(s, rep, r, p, s.prm.valiant_node);
 }
 
 FLITSIM_HD RouteChoice route_hyperx_ugal_dor(const SimView& s, int rep, int r, const PacketInfo& p) {
-  if (s.pk_route[p.slot] == 0) {  // at the source router: minimal or Valiant?
+  if (s.packets[p.slot].route == 0) {  // at the source router: minimal or Valiant?
     if (r == p.dst_router) return eject_choice(s, p);
     const Hx hx = hyperx(s);
     const int dst = p.dst_router;
@@ -89,7 +89,7 @@ FLITSIM_HD RouteChoice route_hyperx_ugal_dor(const SimView& s, int rep, int r, c
       return UgalCandidate{ugal_port_queue(s, rep, port), hx.unaligned(r, x) + hx.unaligned(x, dst), port, x};
     });
     const bool detour = best.nonminimal && best.aux != dst;  // x = destination router: a minimal path
-    s.pk_route[p.slot] = best.nonminimal ? 1 + best.aux : -1;
+    s.packets[p.slot].route = best.nonminimal ? 1 + best.aux : -1;
     if (detour) mark_nonminimal(s, p);
     return route_in_class(s, best.port, best.nonminimal ? 0 : 1);
   }

@@ -89,11 +89,11 @@ FLITSIM_HD int32_t dst_node(const SimView& s, const PacketInfo& p) {
 #ifndef __CUDA_ARCH__
   if (p.branch) p.branch->dst_node_read = true;
 #endif
-  return s.pk_dst[p.slot];
+  return s.packets[p.slot].dst;
 }
 
 // Marks a packet its router sends on a non-minimal route; sinks count marked measured packets.
-FLITSIM_HD void mark_nonminimal(const SimView& s, const PacketInfo& p) { s.pk_nonminimal[p.slot] = 1; }
+FLITSIM_HD void mark_nonminimal(const SimView& s, const PacketInfo& p) { s.packets[p.slot].nonminimal = 1; }
 
 // Free output credits summed over a VC range: the local congestion sensor of adaptive choices.
 FLITSIM_HD int free_credits(const SimView& s, int rep, int gp, int lo, int hi) {
@@ -105,7 +105,7 @@ FLITSIM_HD int free_credits(const SimView& s, int rep, int gp, int lo, int hi) {
 // A per-packet, per-hop random draw (keyed by the packet's creation so reused ids differ), for
 // the order in which a selection that is itself enumerated (BestChoice) visits its candidates.
 FLITSIM_HD uint32_t route_order_draw(const SimView& s, int rep, const PacketInfo& p, int salt) {
-  return draw32(s.rep_seed[rep], uint32_t(p.pid), s.pk_create[p.slot], kRngRoute, uint32_t(salt));
+  return draw32(s.rep_seed[rep], uint32_t(p.pid), s.packets[p.slot].create, kRngRoute, uint32_t(salt));
 }
 
 // The same draw for any other use. A random choice made from it is invisible to the candidate

@@ -49,7 +49,7 @@ FLITSIM_HD RouteChoice table_min_toward(const SimView& s, int rep, int r, const 
 inline VcClasses classes_table_min(const ClassInputs& in) { return {in.min_classes}; }
 
 FLITSIM_HD RouteChoice route_table_min(const SimView& s, int rep, int r, const PacketInfo& p) {
-  const int hops = s.pk_hops[p.slot];
+  const int hops = s.packets[p.slot].hops;
   const int cls = hops < s.prm.vc_classes - 1 ? hops : s.prm.vc_classes - 1;
   return table_min_toward(s, rep, r, p, p.dst_router, cls, hops);
 }

@@ -54,13 +54,13 @@ FLITSIM_HD RouteChoice table_ugal_decide(const SimView& s, int rep, int r, const
     const SensedRoute c = sensor.indirect(s, rep, r, p, x, j);
     return UgalCandidate{c.q, s.dist[r * R + x] + s.dist[(long long)x * R + p.dst_router], c.port, x};
   });
-  s.pk_route[p.slot] = 1 + best.aux;
+  s.packets[p.slot].route = 1 + best.aux;
   if (best.nonminimal) mark_nonminimal(s, p);
   return route_in_class(s, best.port, 0);
 }
 
 FLITSIM_HD RouteChoice route_table_ugal(const SimView& s, int rep, int r, const PacketInfo& p) {
-  if (s.pk_route[p.slot] == 0) {  // at the source router: minimal or Valiant?
+  if (s.packets[p.slot].route == 0) {  // at the source router: minimal or Valiant?
     if (r == p.dst_router) return eject_choice(s, p);
     return table_ugal_decide(s, rep, r, p, TableLiveSensor{});
   }

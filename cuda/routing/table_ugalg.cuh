@@ -64,7 +64,7 @@ struct TableSnapshotSensor {
 };
 
 FLITSIM_HD RouteChoice route_table_ugalg(const SimView& s, int rep, int r, const PacketInfo& p, long long base) {
-  if (s.pk_route[p.slot] == 0) {  // at the source router: minimal or Valiant, by path queues
+  if (s.packets[p.slot].route == 0) {  // at the source router: minimal or Valiant, by path queues
     if (r == p.dst_router) return eject_choice(s, p);
     return table_ugal_decide(s, rep, r, p, TableSnapshotSensor{base});  // table UGAL-L's candidates
   }

@@ -19,7 +19,7 @@
 namespace flitsim {
 
 FLITSIM_HD RouteChoice route_updown(const SimView& s, int rep, int r, const PacketInfo& p) {
-  if (s.prm.selection != Selection::DModK) return table_min_toward(s, rep, r, p, p.dst_router, 0, s.pk_hops[p.slot]);
+  if (s.prm.selection != Selection::DModK) return table_min_toward(s, rep, r, p, p.dst_router, 0, s.packets[p.slot].hops);
   const long long R = s.sz.dist_R;
   const int d = s.dist[r * R + p.dst_router];
   int n = 0;
@@ -27,9 +27,9 @@ FLITSIM_HD RouteChoice route_updown(const SimView& s, int rep, int r, const Pack
     const int q = s.peer_port[gp];
     n += q >= 0 && s.dist[s.port_router[q] * R + p.dst_router] == d - 1;
   }
-  const int32_t prod = s.pk_route[p.slot] > 0 ? s.pk_route[p.slot] : 1;
+  const int32_t prod = s.packets[p.slot].route > 0 ? s.packets[p.slot].route : 1;
   int pick = int((long long)dst_node(s, p) / prod % n);
-  if (n > 1) s.pk_route[p.slot] = prod * n;
+  if (n > 1) s.packets[p.slot].route = prod * n;
   for (int gp = s.port_offset[r];; ++gp) {
     const int q = s.peer_port[gp];
     if (q >= 0 && s.dist[s.port_router[q] * R + p.dst_router] == d - 1 && pick-- == 0) return route_in_class(s, gp, 0);

@@ -10,7 +10,7 @@
 // same cycle (before the inject phase). So no router ever writes workload state of another
 // router. The only cross-router value is the replica's end of the foreground jobs
 // (wl_fg_end), written once with an integer atomic countdown and read under the
-// "visible from the next cycle" rule of pk_free_at, which background jobs use to stop.
+// "visible from the next cycle" rule of a packet's free_at, which background jobs use to stop.
 #pragma once
 #include "../flit.cuh"
 #include "../packet_slot.cuh"

@@ -138,8 +138,8 @@ int main(int argc, char** argv) {
     ivc[q].vc_lo = 0, ivc[q].vc_hi = V;
     const int pid = i * V + v;
     ibuf[q * sz.B] = make_flit(pid, 0, true, false);
-    pk_create[pid] = ages.empty() ? 0 : ages[pid];
-    pk_size[pid] = 1;
+    packets[pid].create = ages.empty() ? 0 : ages[pid];
+    packets[pid].size = 1;
   }
   const Ports ports{radix, arg["order"] == "reversed"};
   const u64 all_ports = radix == 64 ? ~u64(0) : (u64(1) << radix) - 1;  // every port may request
