@@ -23,6 +23,8 @@ def main(argv=None) -> int:
     ap.add_argument("--loads", type=float, nargs="+", default=[0.1, 0.5])
     ap.add_argument("--cycles", type=int, nargs="+", default=None, help="cycles per size (default 48000 / p^2)")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--build", default="current",
+                    help="folder with the flitsim package to measure (as compare_builds.py; default: the installed one)")
     args = ap.parse_args(argv)
     print(f"| nodes | load | 1 thread | {COUNTS['all']} threads | auto | auto / best fixed | load average |")
     print("|---|---|---|---|---|---|---|")
@@ -35,7 +37,7 @@ def main(argv=None) -> int:
                 for name, threads in COUNTS.items():
                     print(f"  p={p} load={load} threads={name} repeat {r + 1}/{args.repeats}", file=sys.stderr)
                     loadavg.append(os.getloadavg()[0])
-                    runs[name].append(measure("current", p, load, threads, cycles)["cycles_per_s"])
+                    runs[name].append(measure(args.build, p, load, threads, cycles)["cycles_per_s"])
             med = {k: statistics.median(v) for k, v in runs.items()}
             best = max(med["1"], med["all"])
             nodes = dragonfly_nodes(p)

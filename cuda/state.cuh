@@ -160,7 +160,9 @@ struct alignas(8) OutputVc {
 struct alignas(16) Packet {
   i64 create = 0;      // creation cycle
   i64 inject = 0;      // cycle its head entered the network (-1 until then)
-  i64 free_at = -1;    // cycle the sink released it (free from the next cycle; -1: free since before cycle 0); kSlotBusy in use
+  // Cycle the sink released it (free from the next cycle on; -1: free since before cycle 0), or
+  // kSlotBusy while in use (packet_slot.cuh).
+  i64 free_at = -1;
   int32_t dst = 0;     // destination node
   int32_t route = 0;   // the routing's packet state (see the routing's file)
   int32_t gport = 0;   // dragonfly: the chosen global port
