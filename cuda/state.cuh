@@ -254,6 +254,7 @@ struct SimParams {
   X(int32_t, peer_port, sz.P)                              \
   X(int32_t, port_node, sz.P)                              \
   X(int32_t, node_port, sz.N)                              \
+  X(int32_t, node_router, sz.N) /* port_router[node_port[n]]: one load where routing and the sink need it */ \
   X(u64, router_terminals, sz.R) /* local ports (bits) with a node: the inject step's ports */ \
   X(PortRings, port_rings, sz.P) /* the channels into and out of the port */ \
   X(NodeRings, node_rings, sz.N) /* flits into the node's sink, credits into its interface */ \

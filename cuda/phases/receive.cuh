@@ -27,8 +27,7 @@ FLITSIM_HD void sink_accept(const SimView& __restrict__ s, int rep, int n, flit_
     atomic_add(&sums[kNetLatencySum], nlat);
     atomic_add(&sums[kHopsSum], hops);
     if (s.packets[k].nonminimal) atomic_add(&sums[kNonMinimal], 1);
-    const int src_router = s.port_router[s.node_port[flit_pid(f) / s.sz.S]];
-    const int extra = hops - minimal_hops(s, src_router, s.port_router[s.node_port[n]]);
+    const int extra = hops - minimal_hops(s, s.node_router[flit_pid(f) / s.sz.S], s.node_router[n]);
     if (extra > 0) atomic_add(&sums[kExtraHops], extra);
     const long long top = s.sz.bins - 1;
     atomic_add(&s.lat_hist[(long long)rep * s.sz.bins + (lat < top ? lat : top)], 1);

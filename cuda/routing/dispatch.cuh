@@ -36,9 +36,8 @@ FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pi
   p.branch = branch;
   p.pid = pid;
   p.slot = s.pk(rep, pid);
-  p.src_router = s.port_router[s.node_port[pid / s.sz.S]];
-  p.dst_port = s.node_port[s.packets[p.slot].dst];
-  p.dst_router = s.port_router[p.dst_port];
+  p.src_router = s.node_router[pid / s.sz.S];
+  p.dst_router = s.node_router[s.packets[p.slot].dst];
   switch (s.prm.routing) {  // one case per registry line; no default, so none is forgotten
 #define FLITSIM_ROUTE_CASE(Kind, id, alg, family, header, route_fn, classes_fn, eject, sensing, table, candidates) \
   case RoutingKind::Kind:                                                                         \

@@ -56,7 +56,6 @@ struct PacketInfo {
   long long slot;      // index into the packet table (replica included)
   int32_t src_router;
   int32_t dst_router;
-  int32_t dst_port;    // terminal port of the destination node
   RouteBrancher* branch = nullptr;  // set only by the host's candidate enumeration
 };
 
@@ -77,9 +76,9 @@ FLITSIM_HD RouteChoice route_in_class(const SimView& s, int32_t port, int cls) {
 // The routing's last (highest) VC class: where a route that climbs the classes ends.
 FLITSIM_HD int last_class(const SimView& s) { return s.prm.vc_classes - 1; }
 
-// Delivery: the destination's terminal port, any VC.
+// Delivery: the destination's terminal port, any VC (looked up here, at the last router only).
 FLITSIM_HD RouteChoice eject_choice(const SimView& s, const PacketInfo& p) {
-  return RouteChoice{p.dst_port, 0, s.sz.V};
+  return RouteChoice{s.node_port[s.packets[p.slot].dst], 0, s.sz.V};
 }
 
 // The destination node itself (routings that need more than its router, e.g. D-mod-k). Read
