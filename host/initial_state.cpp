@@ -265,7 +265,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   s.port_node = t.port_node;
   s.node_port = t.node_port;
   s.node_router.assign(s.node_port.size(), 0);
-  for (size_t n = 0; n < s.node_port.size(); ++n) s.node_router[n] = t.port_router[size_t(t.node_port[n])];
+  for (size_t n = 0; n < s.node_port.size(); ++n) s.node_router[n] = t.node_router(int32_t(n));
   for (int gp = 0; gp < sz.P; ++gp)
     if (t.port_node[gp] >= 0) s.router_terminals[t.port_router[gp]] |= u64(1) << (gp - t.port_offset[t.port_router[gp]]);
   if (dragonfly) {

@@ -102,7 +102,7 @@ RouteCandidates enumerate_route_candidates(const Topology& topo, const EngineCon
   // The nodes of each router (a packet's route depends on its destination's router unless the
   // routing reads the node itself, dst_node: then every node is walked).
   std::vector<std::vector<int32_t>> nodes_of(static_cast<size_t>(R));
-  for (int n = 0; n < N; ++n) nodes_of[size_t(s.port_router[s.node_port[n]])].push_back(n);
+  for (int n = 0; n < N; ++n) nodes_of[size_t(s.node_router[n])].push_back(n);
   std::vector<int32_t> walk_from = sources;
   if (walk_from.empty())
     for (int r = 0; r < R; ++r) walk_from.push_back(r);

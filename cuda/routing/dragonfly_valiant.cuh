@@ -47,7 +47,7 @@ FLITSIM_HD int df_valiant_target(const SimView& s, int rep, const PacketInfo& p,
 // destination's). The caller routes minimally when it lies in the source group.
 FLITSIM_HD int df_draw_node_router(const SimView& s, int rep, const PacketInfo& p, int salt) {
   const int n = route_pick(s, rep, p, salt, s.sz.N);  // every node under enumeration
-  return s.port_router[s.node_port[n]];
+  return s.node_router[n];
 }
 
 // Continues a Valiant route whose intermediate is decided (pk_route ≠ 0). Local hops use the

@@ -43,7 +43,7 @@ FLITSIM_HD int table_valiant_draw(const SimView& s, int rep, int r, const Packet
 // destination router ejects there. Both keep block 0 before block 1: still acyclic.
 FLITSIM_HD int table_node_router(const SimView& s, int rep, const PacketInfo& p, int salt) {
   const int n = route_pick(s, rep, p, salt, s.sz.N);  // every node under enumeration
-  return s.port_router[s.node_port[n]];
+  return s.node_router[n];
 }
 
 // Two phases of phase_classes each (also table UGAL-L and UGAL-G).
