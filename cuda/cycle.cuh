@@ -26,12 +26,26 @@
 namespace flitsim {
 
 
+// The stages an input port's occupied VCs are in (classify_of's classes): any flits; a VC
+// without its route (a head to route); routed without an output VC (VC allocation); holding
+// an output VC (switch allocation). From the port's one PortState line.
+enum PortStage { kStageBusy = 0, kStageUnrouted = 1, kStageAwaitingVc = 2, kStageHolding = 3 };
+static_assert(kStageHolding < kPortClasses, "one class per stage");
+FLITSIM_HD unsigned port_stage(const PortState& ps) {
+  const u64 occupied = ps.vc_mask;
+  return unsigned(occupied != 0) << kStageBusy | unsigned((occupied & ~ps.routed_mask) != 0) << kStageUnrouted |
+         unsigned((occupied & ps.routed_mask & ~ps.held_mask) != 0) << kStageAwaitingVc |
+         unsigned((occupied & ps.held_mask) != 0) << kStageHolding;
+}
+
 // Runs the cycle's steps for (rep, r). Ports must provide
 //   each(f):        f(gp) for every port gp of the router, then a barrier among its threads;
 //   each_of(m, f):  f(gp) for the ports whose local index is set in mask m, then a barrier;
 //   gather(f):      f(gp) for every port (f returns a mask of local output indices), giving
 //                   every thread the OR of the masks and the set of ports whose mask is set;
 //   gather_of(m, f): as gather, for the ports whose local index is set in mask m;
+//   classify_of(m, f): f(gp) for the ports set in m (f returns class bits below
+//                   kPortClasses), giving every thread the set of ports in each class;
 //   transpose(sets, row): for sets from gather, the request matrix by columns: c.of(out) is
 //                   the set of ports i in sets.inputs whose row(i) names output out (out in
 //                   sets.outputs, asked by the thread that runs `out` in each_of);
@@ -53,25 +67,34 @@ FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r
   bool moved = false;
   if (s.prm.cioq)  // output_queue.cuh
     moved = ports.gather([&](int gp) { return u64(step_output_drain(s, rep, gp, t)); }).inputs != 0;
-  // Ports whose input VCs hold flits after receive and inject. Route, the allocators and
-  // traverse do nothing for the others, so they run for these only, and not at all in an idle
-  // router (idle skipping). Only a port busy in the last cycle or receiving a flit now can be
-  // busy: flits enter input VCs only in receive (a port receiving only a credit is not looked at).
+  // Ports whose input VCs hold flits after receive and inject, and the stage their VCs are in.
+  // Route, the allocators and traverse do nothing for the others, so they run for these only,
+  // and not at all in an idle router (idle skipping). Only a port busy in the last cycle or
+  // receiving a flit now can be busy: flits enter input VCs only in receive (a port receiving
+  // only a credit is not looked at). Each stage's steps then visit only the ports with VCs in
+  // it: most busy ports at low load hold a routed packet with its output VC and only bid for
+  // the switch, and a route or VC-request step on them found nothing to do.
   const long long rr = (long long)rep * s.sz.R + r;
-  const u64 busy = ports.gather_of(s.router_busy[rr] | arrivals.flits, [&](int gp) {
-    return u64(s.port_state[s.pp(rep, gp)].vc_mask != 0);
-  }).inputs;
-  ports.once([&] { s.router_busy[rr] = busy; });  // every thread has read it (gather ends with a barrier)
+  const PortClasses stage = ports.classify_of(s.router_busy[rr] | arrivals.flits, [&](int gp) {
+    return port_stage(s.port_state[s.pp(rep, gp)]);
+  });
+  const u64 busy = stage.of[kStageBusy];
+  ports.once([&] { s.router_busy[rr] = busy; });  // every thread has read it (classify ends with a barrier)
   if (busy) {
+    // VC allocation runs for ports with a VC routed in this step or before and no output VC
+    // yet; the switch for those and the ports whose VCs hold one (the speculative pass bids
+    // for every occupied VC: all busy ports).
+    const u64 va_ports = stage.of[kStageUnrouted] | stage.of[kStageAwaitingVc];
+    const u64 sa_ports = s.prm.speculative ? busy : va_ports | stage.of[kStageHolding];
     if (s.sz.demand_P)
       ports.once([&] { step_route_in_port_order(s, rep, r, t); });
     else
-      ports.each_of(busy, [&](int gp) { step_route(s, rep, r, gp, t); });
-    run_vc_allocation(s, rep, r, t, ports, busy);  // phases/allocation.cuh
+      ports.each_of(stage.of[kStageUnrouted], [&](int gp) { step_route(s, rep, r, gp, t); });
+    run_vc_allocation(s, rep, r, t, ports, va_ports);  // phases/allocation.cuh
     // router.speedup: with "cioq" the switch runs that many allocation-and-traversal passes per
     // cycle, so up to `speedup` flits leave each input and enter each output queue (one per pass).
     for (int pass = 0; pass < s.prm.speedup; ++pass) {
-      const PortSets sent = run_switch_allocation(s, rep, r, t, ports, busy);  // outputs matched, inputs that send
+      const PortSets sent = run_switch_allocation(s, rep, r, t, ports, sa_ports);  // outputs matched, inputs that send
       if (!sent.outputs) break;  // no flit moved: a further pass would find the same state
       moved |= ports.gather_of(sent.outputs, [&](int gp) { return u64(step_traverse_out(s, rep, r, gp, t)); }).inputs != 0;
       ports.each_of(sent.inputs, [&](int gp) { step_traverse_in(s, rep, gp, t); });
@@ -118,6 +141,16 @@ struct PortsInOrder {
       sets.inputs |= u64(m != 0) << i;
     }
     return sets;
+  }
+  template <class F>
+  FLITSIM_HD PortClasses classify_of(u64 mask, F&& f) const {
+    PortClasses c{{0, 0, 0, 0}};
+    for (; mask; mask &= mask - 1) {
+      const int i = lowest_bit(mask);
+      const unsigned k = f(p0 + i);
+      for (int j = 0; j < kPortClasses; ++j) c.of[j] |= u64((k >> j) & 1) << i;  // unrolled, no branch
+    }
+    return c;
   }
   template <class Row>
   FLITSIM_HD RequestColumns transpose(PortSets sets, Row&& row) const {

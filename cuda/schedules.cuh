@@ -52,6 +52,17 @@ struct WarpPorts {
     __syncwarp();
     return PortSets{(u64(hi) << 32) | lo, inputs};
   }
+  template <class F>
+  __device__ PortClasses classify_of(u64 mask, F&& f) const {
+    PortClasses c{{0, 0, 0, 0}};
+    for (int base = 0; base < p1 - p0; base += 32) {  // radix <= 64: at most two rounds
+      const int i = base + lane;
+      const unsigned k = i < p1 - p0 && ((mask >> i) & 1) ? f(p0 + i) : 0u;
+      for (int j = 0; j < kPortClasses; ++j) c.of[j] |= u64(__ballot_sync(0xffffffffu, (k >> j) & 1)) << base;
+    }
+    __syncwarp();
+    return c;
+  }
   // Lane l keeps the columns of outputs l and l + 32: one ballot per requested output and
   // round of 32 inputs.
   struct Columns {

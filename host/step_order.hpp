@@ -80,6 +80,16 @@ struct PortsInTestOrder {
     });
     return sets;
   }
+  template <class F>
+  PortClasses classify_of(u64 mask, F&& f) const {  // the selected ports, in the test order
+    PortClasses c{{0, 0, 0, 0}};
+    each_of(mask, [&](int gp) {
+      const unsigned k = f(gp);
+      for (int j = 0; j < kPortClasses; ++j)
+        if ((k >> j) & 1) c.of[j] |= u64(1) << (gp - p0);
+    });
+    return c;
+  }
   template <class Row>
   RequestColumns transpose(PortSets sets, Row&& row) const {  // a pure function: order-free
     return transpose_serially(p0, sets, row);

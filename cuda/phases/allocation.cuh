@@ -1,7 +1,8 @@
 // VC and switch allocation of one router in one cycle (phases 4 and 5): which allocator's
 // per-port steps run, in which order (router.vc_allocator, router.sw_allocator,
 // router.alloc_iterations). `Ports` is cycle.cuh's executor interface; `busy`: the router's
-// ports whose input VCs hold flits (the only ones that can request). Allocation steps run
+// ports with input VCs in the allocator's stage (cycle.cuh, port_stage: the only ones that can
+// request; a request step on another port would request nothing). Allocation steps run
 // only for the ports that take part: `gather_of` reduces the masks the request steps return
 // into the outputs requested and the inputs requesting (a reduction every thread of the router
 // sees), `transpose` turns the requests into "who requests me" per output, and later steps
@@ -18,6 +19,13 @@ namespace flitsim {
 struct PortSets {
   u64 outputs;  // OR of the masks the ports returned
   u64 inputs;   // ports that returned a non-empty mask
+};
+
+// Ports sorted into up to kPortClasses classes at once (Ports::classify_of): of[k] holds the
+// ports whose classifier set bit k. A port may be in several classes or none.
+constexpr int kPortClasses = 4;
+struct PortClasses {
+  u64 of[kPortClasses];
 };
 
 // A router's request matrix by columns (the grant steps' "who requests me"), built by one
