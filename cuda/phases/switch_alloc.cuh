@@ -214,7 +214,8 @@ FLITSIM_HD void step_sa_update(const SimView& __restrict__ s, int rep, int r, in
   const long long op = s.pp(rep, out);
   const int i = s.sa_grant[s.sp(rep, out, p0)];
   if (i < 0 || s.sa_accept[s.sp(rep, p0 + i, p0)] != out - p0) return;
-  if (s.port_state[s.pp(rep, p0 + i)].sa_req_vc >= 0) s.port_state[op].sa_match = i;  // else a wasted speculative grant
+  // A wasted speculative grant leaves its input no VC to send (only speculation makes one).
+  if (!s.prm.speculative || s.port_state[s.pp(rep, p0 + i)].sa_req_vc >= 0) s.port_state[op].sa_match = i;
   if (it == 0 || s.prm.sw_allocator != Allocator::Islip) s.port_state[op].out_rr = next_mod(i, radix);
 }
 
