@@ -171,9 +171,14 @@ FLITSIM_HD_STEP u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r
                               bool spec = false) {
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, me = gp - p0;
   const long long ip = s.pp(rep, gp), is = s.sp(rep, gp, p0);
-  u64 grants = 0;  // outputs granting this input (grant ran this iteration for each it requested)
-  for (u64 m = s.sa_request[is]; m; m &= m - 1)
-    if (s.sa_grant[s.sp(rep, p0 + lowest_bit(m), p0)] == me) grants |= u64(1) << lowest_bit(m);
+  // Outputs granting this input (grant ran this iteration for each it requested). Accept runs
+  // only for granted inputs, so one output requested is one granting (the common case at low
+  // load: no scan of the grants).
+  const u64 requested = s.sa_request[is];
+  u64 grants = requested & (requested - 1) ? 0 : requested;
+  if (!grants)
+    for (u64 m = requested; m; m &= m - 1)
+      if (s.sa_grant[s.sp(rep, p0 + lowest_bit(m), p0)] == me) grants |= u64(1) << lowest_bit(m);
   if (!grants) return 0;
   int o, v;
   if (!input_arbiter_by_output(s)) {
@@ -192,10 +197,12 @@ FLITSIM_HD_STEP u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r
   } else {
     o = rr_pick(grants, s.port_state[ip].acc_rr);
     // The input's VC for output o nearest after its VC pointer, among the VCs its request
-    // step found ready (ready_output gives their route's output).
-    u64 for_o = 0;
-    for (u64 m = s.sa_ready[is]; m; m &= m - 1)
-      if (s.ivc[s.pv(rep, gp, lowest_bit(m))].out_port == p0 + o) for_o |= u64(1) << lowest_bit(m);
+    // step found ready (ready_output gives their route's output); with one VC ready, that one.
+    const u64 ready = s.sa_ready[is];
+    u64 for_o = ready & (ready - 1) ? 0 : ready;
+    if (!for_o)
+      for (u64 m = ready; m; m &= m - 1)
+        if (s.ivc[s.pv(rep, gp, lowest_bit(m))].out_port == p0 + o) for_o |= u64(1) << lowest_bit(m);
     v = rr_pick(for_o, s.port_state[ip].in_rr);
   }
   // A speculative grant whose VC lost its VC allocation is wasted (nothing is sent, the
