@@ -31,11 +31,14 @@ namespace flitsim {
 // an output VC (switch allocation). From the port's one PortState line.
 enum PortStage { kStageBusy = 0, kStageUnrouted = 1, kStageAwaitingVc = 2, kStageHolding = 3 };
 static_assert(kStageHolding < kPortClasses, "one class per stage");
-FLITSIM_HD unsigned port_stage(const PortState& ps) {
+FLITSIM_HD PortClassFlags port_stage(const PortState& ps) {
   const u64 occupied = ps.vc_mask;
-  return unsigned(occupied != 0) << kStageBusy | unsigned((occupied & ~ps.routed_mask) != 0) << kStageUnrouted |
-         unsigned((occupied & ps.routed_mask & ~ps.held_mask) != 0) << kStageAwaitingVc |
-         unsigned((occupied & ps.held_mask) != 0) << kStageHolding;
+  PortClassFlags k;
+  k.in[kStageBusy] = occupied != 0;
+  k.in[kStageUnrouted] = (occupied & ~ps.routed_mask) != 0;
+  k.in[kStageAwaitingVc] = (occupied & ps.routed_mask & ~ps.held_mask) != 0;
+  k.in[kStageHolding] = (occupied & ps.held_mask) != 0;
+  return k;
 }
 
 // Runs the cycle's steps for (rep, r). Ports must provide
@@ -44,8 +47,8 @@ FLITSIM_HD unsigned port_stage(const PortState& ps) {
 //   gather(f):      f(gp) for every port (f returns a mask of local output indices), giving
 //                   every thread the OR of the masks and the set of ports whose mask is set;
 //   gather_of(m, f): as gather, for the ports whose local index is set in mask m;
-//   classify_of(m, f): f(gp) for the ports set in m (f returns class bits below
-//                   kPortClasses), giving every thread the set of ports in each class;
+//   classify_of(m, f): f(gp) for the ports set in m (f returns the classes it is in,
+//                   PortClassFlags), giving every thread the set of ports in each class;
 //   transpose(sets, row): for sets from gather, the request matrix by columns: c.of(out) is
 //                   the set of ports i in sets.inputs whose row(i) names output out (out in
 //                   sets.outputs, asked by the thread that runs `out` in each_of);
@@ -61,7 +64,11 @@ FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r
   ports.each_of(arrived, [&](int gp) {
     step_receive(s, rep, gp, t, kinds ? kinds[gp - p0] : uint8_t(kArriveAll), (terminals >> (gp - p0)) & 1);
   });
-  ports.each_of(terminals, [&](int gp) { step_inject(s, rep, gp, t); });  // terminal ports only
+  const long long rr = (long long)rep * s.sz.R + r;
+  if (!s.sz.bern_N || t >= s.router_wake_at[rr]) {  // some node has work: inject.cuh, router_wake_at
+    ports.each_of(terminals, [&](int gp) { step_inject(s, rep, gp, t); });  // terminal ports only
+    if (s.sz.bern_N) ports.once([&] { s.router_wake_at[rr] = first_node_wake(s, rep, p0, terminals); });
+  }
   // Whether a flit left the router this cycle (onto a channel or into an output queue): the
   // watchdog's router_last_move, one write per router and cycle rather than one per flit.
   bool moved = false;
@@ -74,7 +81,6 @@ FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r
   // only a credit is not looked at). Each stage's steps then visit only the ports with VCs in
   // it: most busy ports at low load hold a routed packet with its output VC and only bid for
   // the switch, and a route or VC-request step on them found nothing to do.
-  const long long rr = (long long)rep * s.sz.R + r;
   const PortClasses stage = ports.classify_of(s.router_busy[rr] | arrivals.flits, [&](int gp) {
     return port_stage(s.port_state[s.pp(rep, gp)]);
   });
@@ -147,8 +153,8 @@ struct PortsInOrder {
     PortClasses c{{0, 0, 0, 0}};
     for (; mask; mask &= mask - 1) {
       const int i = lowest_bit(mask);
-      const unsigned k = f(p0 + i);
-      for (int j = 0; j < kPortClasses; ++j) c.of[j] |= u64((k >> j) & 1) << i;  // unrolled, no branch
+      const PortClassFlags k = f(p0 + i);
+      for (int j = 0; j < kPortClasses; ++j) c.of[j] |= u64(k.in[j]) << i;  // unrolled, no branch
     }
     return c;
   }

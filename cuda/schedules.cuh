@@ -57,8 +57,8 @@ struct WarpPorts {
     PortClasses c{{0, 0, 0, 0}};
     for (int base = 0; base < p1 - p0; base += 32) {  // radix <= 64: at most two rounds
       const int i = base + lane;
-      const unsigned k = i < p1 - p0 && ((mask >> i) & 1) ? f(p0 + i) : 0u;
-      for (int j = 0; j < kPortClasses; ++j) c.of[j] |= u64(__ballot_sync(0xffffffffu, (k >> j) & 1)) << base;
+      const PortClassFlags k = i < p1 - p0 && ((mask >> i) & 1) ? f(p0 + i) : PortClassFlags{};
+      for (int j = 0; j < kPortClasses; ++j) c.of[j] |= u64(__ballot_sync(0xffffffffu, k.in[j])) << base;
     }
     __syncwarp();
     return c;

@@ -339,6 +339,7 @@ struct SimParams {
   X(i64, ni_next_at, sz.bern_N)  /* Bernoulli: creation cycle of the node's next packet */ \
   X(i64, ni_next_k, sz.bern_N)   /* Bernoulli: its index */ \
   X(i64, ni_wake_at, sz.bern_N)  /* Bernoulli: first cycle the node has something to do (inject.cuh) */ \
+  X(i64, router_wake_at, sz.bern_N ? (long long)sz.reps * sz.R : 0) /* Bernoulli: the first ni_wake_at of its nodes */ \
   X(int32_t, ni_pid, (long long)sz.reps * sz.N)                               \
   X(int32_t, ni_sent, (long long)sz.reps * sz.N)                              \
   X(int32_t, ni_vc, (long long)sz.reps * sz.N)                                \

@@ -84,9 +84,9 @@ struct PortsInTestOrder {
   PortClasses classify_of(u64 mask, F&& f) const {  // the selected ports, in the test order
     PortClasses c{{0, 0, 0, 0}};
     each_of(mask, [&](int gp) {
-      const unsigned k = f(gp);
+      const PortClassFlags k = f(gp);
       for (int j = 0; j < kPortClasses; ++j)
-        if ((k >> j) & 1) c.of[j] |= u64(1) << (gp - p0);
+        if (k.in[j]) c.of[j] |= u64(1) << (gp - p0);
     });
     return c;
   }

@@ -22,10 +22,16 @@ struct PortSets {
 };
 
 // Ports sorted into up to kPortClasses classes at once (Ports::classify_of): of[k] holds the
-// ports whose classifier set bit k. A port may be in several classes or none.
+// ports whose classifier flagged class k. A port may be in several classes or none.
 constexpr int kPortClasses = 4;
 struct PortClasses {
   u64 of[kPortClasses];
+};
+// The classes one port is in (a classifier's answer): flags, not packed bits, so that the
+// serial executor ORs each straight into its mask (packing and unpacking them cost about a
+// dozen instructions per port).
+struct PortClassFlags {
+  bool in[kPortClasses] = {};
 };
 
 // A router's request matrix by columns (the grant steps' "who requests me"), built by one

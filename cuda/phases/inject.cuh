@@ -156,4 +156,17 @@ FLITSIM_HD void step_inject(const SimView& __restrict__ s, int rep, int gp, long
   inject_node(s, rep, gp, n, t);
 }
 
+// The first cycle one of a router's Bernoulli nodes (its terminal ports, local bits) has
+// something to do: the cycle runs no inject step before it (cycle.cuh). At load 0.1 a node is
+// idle in most cycles and a router with four nodes in about half of them, where the step
+// cost a loop over its terminal ports and a load per node.
+FLITSIM_HD long long first_node_wake(const SimView& __restrict__ s, int rep, int p0, u64 terminals) {
+  long long first = kNeverCreated;  // no terminal port: never
+  for (; terminals; terminals &= terminals - 1) {
+    const long long at = s.ni_wake_at[s.nn(rep, s.port_node[p0 + lowest_bit(terminals)])];
+    first = at < first ? at : first;
+  }
+  return first;
+}
+
 }  // namespace flitsim
