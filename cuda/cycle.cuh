@@ -45,7 +45,8 @@ FLITSIM_HD PortClassFlags port_stage(const PortState& ps) {
 //   each(f):        f(gp) for every port gp of the router, then a barrier among its threads;
 //   each_of(m, f):  f(gp) for the ports whose local index is set in mask m, then a barrier;
 //   gather(f):      f(gp) for every port (f returns a mask of local output indices), giving
-//                   every thread the OR of the masks and the set of ports whose mask is set;
+//                   every thread the OR of the masks, the set of ports whose mask is set and
+//                   whether the masks are one-to-one (one bit each, no bit twice);
 //   gather_of(m, f): as gather, for the ports whose local index is set in mask m;
 //   classify_of(m, f): f(gp) for the ports set in m (f returns the classes it is in,
 //                   PortClassFlags), giving every thread the set of ports in each class;
@@ -130,22 +131,28 @@ struct PortsInOrder {
   template <class F>
   FLITSIM_HD PortSets gather(F&& f) const {
     PortSets sets{0, 0};
+    u64 clash = 0;  // bits that break one-to-one (the compiler drops it where it is unread)
     for (int gp = p0; gp < p1; ++gp) {
       const u64 m = f(gp);
+      clash |= (m & (m - 1)) | (sets.outputs & m);
       sets.outputs |= m;
       sets.inputs |= u64(m != 0) << (gp - p0);  // no branch: whether a port returns a mask is unpredictable
     }
+    sets.one_to_one = !clash;
     return sets;
   }
   template <class F>
   FLITSIM_HD PortSets gather_of(u64 mask, F&& f) const {
     PortSets sets{0, 0};
+    u64 clash = 0;
     for (; mask; mask &= mask - 1) {
       const int i = lowest_bit(mask);
       const u64 m = f(p0 + i);
+      clash |= (m & (m - 1)) | (sets.outputs & m);
       sets.outputs |= m;
       sets.inputs |= u64(m != 0) << i;
     }
+    sets.one_to_one = !clash;
     return sets;
   }
   template <class F>

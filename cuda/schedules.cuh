@@ -41,16 +41,21 @@ struct WarpPorts {
   template <class F>
   __device__ PortSets gather_of(u64 mask, F&& f) const {
     u64 outputs = 0, inputs = 0;
+    unsigned bits = 0;  // this lane's mask bits, summed over its rounds
     for (int base = 0; base < p1 - p0; base += 32) {  // radix <= 64: at most two rounds
       const int i = base + lane;
       const u64 m = i < p1 - p0 && ((mask >> i) & 1) ? f(p0 + i) : 0;
       outputs |= m;
+      bits += __popcll(m);
       inputs |= u64(__ballot_sync(0xffffffffu, m != 0)) << base;
     }
     const unsigned lo = __reduce_or_sync(0xffffffffu, unsigned(outputs));
     const unsigned hi = __reduce_or_sync(0xffffffffu, unsigned(outputs >> 32));
+    // One-to-one: as many bits in all masks as ports returning one and as outputs in their OR.
+    const unsigned total = __reduce_add_sync(0xffffffffu, bits);
     __syncwarp();
-    return PortSets{(u64(hi) << 32) | lo, inputs};
+    const u64 all = (u64(hi) << 32) | lo;
+    return PortSets{all, inputs, total == unsigned(__popcll(inputs)) && total == unsigned(__popcll(all))};
   }
   template <class F>
   __device__ PortClasses classify_of(u64 mask, F&& f) const {

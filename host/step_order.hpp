@@ -63,21 +63,27 @@ struct PortsInTestOrder {
   template <class F>
   PortSets gather(F&& f) const {
     PortSets sets{0, 0};
+    u64 clash = 0;
     each([&](int gp) {
       const u64 m = f(gp);
+      clash |= (m & (m - 1)) | (sets.outputs & m);
       sets.outputs |= m;
       if (m) sets.inputs |= u64(1) << (gp - p0);
     });
+    sets.one_to_one = !clash;
     return sets;
   }
   template <class F>
   PortSets gather_of(u64 mask, F&& f) const {  // the selected ports, in the test order
     PortSets sets{0, 0};
+    u64 clash = 0;
     each_of(mask, [&](int gp) {
       const u64 m = f(gp);
+      clash |= (m & (m - 1)) | (sets.outputs & m);
       sets.outputs |= m;
       if (m) sets.inputs |= u64(1) << (gp - p0);
     });
+    sets.one_to_one = !clash;
     return sets;
   }
   template <class F>

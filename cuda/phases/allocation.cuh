@@ -17,8 +17,9 @@ namespace flitsim {
 
 // Sets of a router's ports as bits of their local index.
 struct PortSets {
-  u64 outputs;  // OR of the masks the ports returned
-  u64 inputs;   // ports that returned a non-empty mask
+  u64 outputs;              // OR of the masks the ports returned
+  u64 inputs;               // ports that returned a non-empty mask
+  bool one_to_one = false;  // every mask returned has one bit, and no two ports returned the same
 };
 
 // Ports sorted into up to kPortClasses classes at once (Ports::classify_of): of[k] holds the
@@ -108,11 +109,16 @@ FLITSIM_HD PortSets switch_pass(const SimView& __restrict__ s, int rep, int r, l
   for (int it = 0; it < iterations; ++it) {
     const PortSets sa = ports.gather_of(busy, [&](int gp) { return step_sa_request(s, rep, r, gp, it, t, spec); });
     if (!sa.outputs) break;  // nothing left to match: later iterations would change nothing
-    const auto sa_to = ports.transpose(sa, [&](int gp) { return s.sa_request[s.sp(rep, gp, p0)]; });
-    const u64 granted =
-        ports.gather_of(sa.outputs, [&](int gp) { return step_sa_grant(s, rep, r, gp, sa_to.of(gp), t, spec); }).outputs;
-    const PortSets won = ports.gather_of(granted, [&](int gp) { return step_sa_accept(s, rep, r, gp, it, t, spec); });
-    ports.each_of(won.outputs, [&](int gp) { step_sa_update(s, rep, r, gp, it); });
+    PortSets won;
+    if (sa.one_to_one) {  // the usual case at low load: no transposition, grant or update step
+      won = ports.gather_of(sa.inputs, [&](int gp) { return step_sa_accept_sole(s, rep, r, gp, it, t, spec); });
+    } else {
+      const auto sa_to = ports.transpose(sa, [&](int gp) { return s.sa_request[s.sp(rep, gp, p0)]; });
+      const u64 granted =
+          ports.gather_of(sa.outputs, [&](int gp) { return step_sa_grant(s, rep, r, gp, sa_to.of(gp), t, spec); }).outputs;
+      won = ports.gather_of(granted, [&](int gp) { return step_sa_accept(s, rep, r, gp, it, t, spec); });
+      ports.each_of(won.outputs, [&](int gp) { step_sa_update(s, rep, r, gp, it); });
+    }
     sent.outputs |= won.outputs, sent.inputs |= won.inputs;
   }
   return sent;

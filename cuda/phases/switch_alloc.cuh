@@ -26,6 +26,9 @@
 //     nearest after its VC pointer; "vc" (default) picks the VC directly. With age arbitration
 //     both pick the oldest packet's VC.
 //   wavefront: see sw_wavefront.cuh.
+//   With one-to-one requests (each requesting input asks for one output nobody else asks
+//   for: most iterations at low load) every allocator above matches each input to its output,
+//   and one step per input does it (step_sa_accept_sole) in place of grant, accept and update.
 // router.arbitration = "age" replaces the pointers of every arbiter by the age of the packets:
 // the oldest wins, ties to the lowest index (the pointers still move). Ejection ports need no
 // credit: sinks always accept. Ports are local indices 0..radix−1 (radix <= kMaxRadix, checked
@@ -216,14 +219,32 @@ FLITSIM_HD_STEP u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r
   return u64(1) << o;
 }
 
-FLITSIM_HD void step_sa_update(const SimView& __restrict__ s, int rep, int r, int out, int it) {
+// Output `out` is matched to input i (local), which accepted its grant.
+FLITSIM_HD void match_output(const SimView& __restrict__ s, int rep, int r, int out, int i, int it) {
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0;
   const long long op = s.pp(rep, out);
-  const int i = s.sa_grant[s.sp(rep, out, p0)];
-  if (i < 0 || s.sa_accept[s.sp(rep, p0 + i, p0)] != out - p0) return;
   // A wasted speculative grant leaves its input no VC to send (only speculation makes one).
   if (!s.prm.speculative || s.port_state[s.pp(rep, p0 + i)].sa_req_vc >= 0) s.port_state[op].sa_match = i;
   if (it == 0 || s.prm.sw_allocator != Allocator::Islip) s.port_state[op].out_rr = next_mod(i, radix);
+}
+
+FLITSIM_HD void step_sa_update(const SimView& __restrict__ s, int rep, int r, int out, int it) {
+  const int p0 = s.port_offset[r];
+  const int i = s.sa_grant[s.sp(rep, out, p0)];
+  if (i < 0 || s.sa_accept[s.sp(rep, p0 + i, p0)] != out - p0) return;
+  match_output(s, rep, r, out, i, it);
+}
+
+// When the requests are one-to-one (every requesting input asks for one output that no other
+// input asks for), each output grants its one requester, whichever arbiter it has, and each
+// input accepts its one grant: the input's step makes the whole match, grant and update
+// included. It also writes its output's state, which no other port's step touches then.
+FLITSIM_HD_STEP u64 step_sa_accept_sole(const SimView& __restrict__ s, int rep, int r, int gp, int it, long long t,
+                                   bool spec = false) {
+  const int p0 = s.port_offset[r];
+  const u64 o = step_sa_accept(s, rep, r, gp, it, t, spec);  // its one requested output: granted
+  match_output(s, rep, r, p0 + lowest_bit(o), gp - p0, it);
+  return o;
 }
 
 }  // namespace flitsim
