@@ -61,9 +61,11 @@ FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r
   const u64 arrived = arrivals.any;
   const int p0 = s.port_offset[r];
   const uint8_t* kinds = s.sz.cal_len ? arrival_slot(s, rep, r, t) : nullptr;  // what each port receives
+  const long long cal0 = s.sz.cal_len ? calendar_index(s, r, 0, t) : 0;   // and where (rings.cuh)
   const u64 terminals = s.router_terminals[r];  // local ports with a node
   ports.each_of(arrived, [&](int gp) {
-    step_receive(s, rep, gp, t, kinds ? kinds[gp - p0] : uint8_t(kArriveAll), (terminals >> (gp - p0)) & 1);
+    const int i = gp - p0;
+    step_receive(s, rep, gp, t, kinds ? kinds[i] : uint8_t(kArriveAll), (terminals >> i) & 1, cal0 + i);
   });
   const long long rr = (long long)rep * s.sz.R + r;
   if (!s.sz.bern_N || t >= s.router_wake_at[rr]) {  // some node has work: inject.cuh, router_wake_at

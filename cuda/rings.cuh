@@ -1,8 +1,18 @@
-// Channels are delay lines: a ring per channel of len slots, len a power of two > delay. The
-// sender writes slot t mod len at cycle t; the receiver reads and clears slot (t − delay) mod
-// len, i.e. what was written `delay` cycles earlier. Sender and receiver never touch the same
-// slot in one cycle, so routers need no barrier between them inside a cycle (DESIGN.md §4).
-// Powers of two turn the modulo into a mask: this is the innermost loop of the simulator.
+// Channels are delay lines: a ring per channel of len slots (RingSpan), len a power of two >
+// delay, the slot of cycle c at off + (c mod len)·stride. The sender writes the slot of cycle
+// t + delay at cycle t; the receiver reads and clears the slot of cycle t, i.e. what was
+// written `delay` cycles earlier. Sender and receiver never touch the same slot in one cycle,
+// so routers need no barrier between them inside a cycle (DESIGN.md §4). Powers of two turn
+// the modulo into a mask: this is the innermost loop of the simulator.
+//
+// Two layouts (host/initial_state.cpp). With the arrival calendar (below; sz.cal_len > 0) every
+// ring is laid out like the calendar: len = cal_len, stride = cal_stride, and off is the
+// receiving port's calendar byte in slot 0, so a ring's slot of cycle c has the index of that
+// port's calendar byte for c. A receiving port then needs no ring record to find its slots
+// (ring_in_slot), and the slots one router reads in one cycle lie side by side, a few cache
+// lines for all its ports instead of one line for each port's record and one for each slot
+// (cachegrind, 16,512-node dragonfly). Without the calendar (a delay of 0, or of 256 and
+// more) each ring has its own len slots (stride 1), found through its record.
 #pragma once
 #include <cstring>
 
@@ -10,8 +20,8 @@
 
 namespace flitsim {
 
-FLITSIM_HD long long ring_write_slot(const RingSpan& r, long long t) { return r.off + (t & (r.len - 1)); }
-FLITSIM_HD long long ring_read_slot(const RingSpan& r, long long t) { return r.off + ((t - r.delay) & (r.len - 1)); }
+// Index of ring r's slot of cycle c in its ring array (one replica's part).
+FLITSIM_HD long long ring_slot(const RingSpan& r, long long c) { return r.off + (c & (r.len - 1)) * r.stride; }
 
 // Flit ring feeding the input side of port gp.
 FLITSIM_HD flit_t* fring_at(const SimView& __restrict__ s, int rep, long long slot) {
@@ -40,15 +50,24 @@ FLITSIM_HD int32_t* nicring_at(const SimView& __restrict__ s, int rep, long long
 // and nobody writes it then: every ring delay lies in [1, cal_len).
 enum Arrival : uint8_t { kArriveFlit = 1, kArriveCredit = 2, kArriveEject = 4, kArriveAll = 7 };
 static_assert(kArriveFlit == 1 && kArriveAll == 7, "arrivals_at folds the bytes assuming these bits");
-FLITSIM_HD uint8_t* arrival_slot(const SimView& __restrict__ s, int rep, int r, long long t) {
-  return &s.arrivals[(((long long)rep * s.sz.R + r) * s.sz.cal_len + (t & (s.sz.cal_len - 1))) * s.sz.cal_stride];
+// Index in one replica's calendar of local port i's byte of router r at cycle t; with the
+// calendar, also the index of the slots of cycle t of every ring into that port.
+FLITSIM_HD long long calendar_index(const SimView& __restrict__ s, int r, int i, long long t) {
+  return ((long long)r * s.sz.cal_len + (t & (s.sz.cal_len - 1))) * s.sz.cal_stride + i;
 }
-// The port a ring delivers to has something to receive at cycle `at` (ring.cal: that port's
-// byte in its router's calendar, slot 0).
-FLITSIM_HD void note_arrival(const SimView& __restrict__ s, int rep, const RingSpan& ring, long long at, Arrival what) {
+FLITSIM_HD uint8_t* arrival_slot(const SimView& __restrict__ s, int rep, int r, long long t) {
+  return &s.arrivals[(long long)rep * s.sz.R * s.sz.cal_len * s.sz.cal_stride + calendar_index(s, r, 0, t)];
+}
+// The slot a port reads at cycle t on `ring`, whose calendar byte for t has index `cal`: with
+// the calendar the same index, and the ring's record is not read (a reference binds no load).
+FLITSIM_HD long long ring_in_slot(const SimView& __restrict__ s, long long cal, const RingSpan& ring, long long t) {
+  return s.sz.cal_len ? cal : ring_slot(ring, t);
+}
+// Something arrives in a ring's `slot` (ring_slot): with the calendar, that is the receiving
+// port's calendar byte for the cycle it arrives.
+FLITSIM_HD void note_arrival(const SimView& __restrict__ s, int rep, long long slot, Arrival what) {
   if (!s.sz.cal_len) return;
-  const long long slot = (long long)rep * s.sz.R * s.sz.cal_len + (at & (s.sz.cal_len - 1));
-  s.arrivals[slot * s.sz.cal_stride + ring.cal] |= what;
+  s.arrivals[(long long)rep * s.sz.R * s.sz.cal_len * s.sz.cal_stride + slot] |= what;
 }
 // Local ports of router r with something to receive at cycle t (`any`), and those of them
 // receiving a flit into an input VC (`flits`); every port for both without a calendar. Only
@@ -82,21 +101,24 @@ FLITSIM_HD void clear_arrivals(const SimView& __restrict__ s, int rep, int r, lo
 // Send a flit into the input side of terminal port gp from its node's interface at cycle t.
 FLITSIM_HD void send_flit_from_node(const SimView& __restrict__ s, int rep, int gp, flit_t f, long long t) {
   const RingSpan& ring = s.port_rings[gp].flits;
-  *fring_at(s, rep, ring_write_slot(ring, t)) = f;
-  note_arrival(s, rep, ring, t + ring.delay, kArriveFlit);
+  const long long slot = ring_slot(ring, t + ring.delay);
+  *fring_at(s, rep, slot) = f;
+  note_arrival(s, rep, slot, kArriveFlit);
 }
 // Send a flit from output `out` to its peer's input, or (no peer) to its node's sink.
 FLITSIM_HD void send_flit_from_port(const SimView& __restrict__ s, int rep, int out, flit_t f, long long t) {
   const RingSpan& ring = s.port_rings[out].flits_out;
   const bool peer = s.peer_port[out] >= 0;
-  *(peer ? fring_at(s, rep, ring_write_slot(ring, t)) : ering_at(s, rep, ring_write_slot(ring, t))) = f;
-  note_arrival(s, rep, ring, t + ring.delay, peer ? kArriveFlit : kArriveEject);
+  const long long slot = ring_slot(ring, t + ring.delay);
+  *(peer ? fring_at(s, rep, slot) : ering_at(s, rep, slot)) = f;
+  note_arrival(s, rep, slot, peer ? kArriveFlit : kArriveEject);
 }
 // Return a credit for VC v of input port gp to whoever feeds it (a router's output or a NI).
 FLITSIM_HD void return_credit(const SimView& __restrict__ s, int rep, int gp, int v, long long t) {
   const RingSpan& ring = s.port_rings[gp].credits_out;
-  *(s.peer_port[gp] >= 0 ? cring_at(s, rep, ring_write_slot(ring, t)) : nicring_at(s, rep, ring_write_slot(ring, t))) = v;
-  note_arrival(s, rep, ring, t + ring.delay, kArriveCredit);
+  const long long slot = ring_slot(ring, t + ring.delay);
+  *(s.peer_port[gp] >= 0 ? cring_at(s, rep, slot) : nicring_at(s, rep, slot)) = v;
+  note_arrival(s, rep, slot, kArriveCredit);
 }
 
 }  // namespace flitsim

@@ -90,20 +90,21 @@ struct Sizes {
   int32_t wl_queues = 1;       // messages a network interface interleaves (workload.ni_queues)
 };
 
-// One channel's delay line (rings.cuh): slots [off, off + len) of its ring array, len a power of
-// two > delay; `cal`: the arrival-calendar byte (rings.cuh, note_arrival) of the port that
-// receives from it. One 16-byte record per channel rather than separate arrays, so that a send
-// or a receive reads one cache line for all four: separate arrays caused ~20 % of the L1 read
-// misses of a 16,512-node dragonfly's cycle (cachegrind). fring: flits into a port; cring:
-// credits into a port; ering: flits into a node's sink; nicring: credits into its interface.
+// One channel's delay line (rings.cuh): len slots of its ring array (len a power of two > delay),
+// `stride` entries apart from `off` on; the slot of cycle c is off + (c mod len)·stride. One
+// 16-byte record per channel rather than separate arrays, so that a send reads one cache line
+// for all four fields: separate arrays caused ~20 % of the L1 read misses of a 16,512-node
+// dragonfly's cycle (cachegrind). fring: flits into a port; cring: credits into a port; ering:
+// flits into a node's sink; nicring: credits into its interface.
 struct alignas(16) RingSpan {
-  int32_t off = 0, len = 1, delay = 0, cal = 0;
+  int32_t off = 0, len = 1, delay = 0, stride = 1;
 };
 // The four channels of a port in one 64-byte record (one cache line): the two it receives from
 // (flits into its input side, credits into its output side) and the two it sends on (flits from
 // its output: its peer's `flits`, or its node's sink ring; credits from its input: its peer's
 // `credits`, or its node's interface ring). A sender reads its own record, not the receiver's:
 // reading the receiver's span and calendar byte cost two L1 misses per flit and per credit.
+// With the arrival calendar the receiver reads none of them (rings.cuh, ring_in_slot).
 struct alignas(64) PortRings {
   RingSpan flits, credits, flits_out, credits_out;
 };

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace flitsim {
 
@@ -31,10 +32,16 @@ void check_channel_keys(const Topology& t, const EngineConfig& cfg) {
 
 // Slots of the arrival calendar (rings.cuh): the smallest power of two above every ring delay.
 // Off (0) where a delay is 0 (a write would land in the slot being read) or 256 or more
-// (R x slots x radix bytes of memory for little gain); receive then reads every port.
+// (R x slots x radix bytes of memory for little gain); receive then reads every port. The
+// test-only FLITSIM_CALENDAR=off turns it off for any delays, so that tests/test_step_order.py
+// checks the two ring layouts (rings.cuh) against each other on the whole corpus.
 int32_t arrival_calendar_length(const Topology& t, const std::vector<int32_t>& fring_delay,
                                 const std::vector<int32_t>& cring_delay, const std::vector<int32_t>& ering_delay,
                                 const std::vector<int32_t>& nicring_delay) {
+  if (const char* v = std::getenv("FLITSIM_CALENDAR")) {
+    if (std::string(v) == "off") return 0;
+    if (std::string(v) != "on") throw ConfigError("FLITSIM_CALENDAR: must be on or off, got \"" + std::string(v) + "\"");
+  }
   std::vector<int32_t> used(fring_delay);
   used.insert(used.end(), ering_delay.begin(), ering_delay.end());
   used.insert(used.end(), nicring_delay.begin(), nicring_delay.end());
@@ -223,35 +230,48 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   std::vector<int32_t> ering_len = lengths(ering_delay), nicring_len = lengths(nicring_delay);
   sz.cal_len = arrival_calendar_length(t, fring_delay, cring_delay, ering_delay, nicring_delay);
   sz.cal_stride = sz.cal_len ? (t.max_radix() + 7) / 8 * 8 : 0;
-  std::vector<int32_t> fring_off = offsets(fring_len, sz.fring_total);
-  std::vector<int32_t> cring_off = offsets(cring_len, sz.cring_total);
-  std::vector<int32_t> ering_off = offsets(ering_len, sz.ering_total);
-  std::vector<int32_t> nicring_off = offsets(nicring_len, sz.nicring_total);
+  const int64_t calendar_bytes = int64_t(sz.R) * sz.cal_len * sz.cal_stride;
+  if (calendar_bytes >= (int64_t(1) << 31))
+    throw ConfigError("topology: the arrival calendar (routers x calendar slots x ports per router, one byte "
+                      "each) exceeds 2^31 bytes per replica");
+  // The rings' layout (rings.cuh): with the calendar, every ring array is laid out like it
+  // (one entry per calendar byte; a ring's slots are its receiving port's bytes); without,
+  // each ring has its own slots, one after the other.
+  std::vector<int32_t> fring_off, cring_off, ering_off, nicring_off;
+  if (sz.cal_len) {
+    sz.fring_total = sz.cring_total = sz.ering_total = sz.nicring_total = int32_t(calendar_bytes);
+  } else {
+    fring_off = offsets(fring_len, sz.fring_total);
+    cring_off = offsets(cring_len, sz.cring_total);
+    ering_off = offsets(ering_len, sz.ering_total);
+    nicring_off = offsets(nicring_len, sz.nicring_total);
+  }
 
   HostState& s = h;
   s.allocate();
-  // Each ring's receiving port's byte in its router's arrival calendar (rings.cuh).
-  if (sz.cal_len && int64_t(sz.R) * sz.cal_len * sz.cal_stride >= (int64_t(1) << 31))
-    throw ConfigError("topology: the arrival calendar (routers x calendar slots x ports per router, one byte "
-                      "each) exceeds 2^31 bytes per replica");
-  auto cal = [&](int gp) {
-    const int r = t.port_router[gp];
-    return sz.cal_len ? int32_t(int64_t(r) * sz.cal_len * sz.cal_stride + (gp - t.port_offset[r])) : 0;
-  };
-  auto span = [](int32_t off, int32_t len, int32_t delay, int32_t calendar_byte) {
-    RingSpan r;
-    r.off = off, r.len = len, r.delay = delay, r.cal = calendar_byte;
-    return r;
+  // A ring into port gp: its own slots at `off` (stride 1), or the port's calendar bytes.
+  auto span = [&](int gp, const std::vector<int32_t>& off, int i, const std::vector<int32_t>& len,
+                  const std::vector<int32_t>& delay) {
+    RingSpan ring;
+    ring.delay = delay[i];
+    if (sz.cal_len) {
+      const int r = t.port_router[gp];
+      ring.off = int32_t(int64_t(r) * sz.cal_len * sz.cal_stride + (gp - t.port_offset[r]));
+      ring.len = sz.cal_len, ring.stride = sz.cal_stride;
+    } else {
+      ring.off = off[i], ring.len = len[i], ring.stride = 1;
+    }
+    return ring;
   };
   for (int n = 0; n < sz.N; ++n) {  // a node's rings are read by its port's receive step
     const int gp = t.node_port[n];
-    s.node_rings[n].flits = span(ering_off[n], ering_len[n], ering_delay[n], cal(gp));
-    s.node_rings[n].credits = span(nicring_off[n], nicring_len[n], nicring_delay[n], cal(gp));
+    s.node_rings[n].flits = span(gp, ering_off, n, ering_len, ering_delay);
+    s.node_rings[n].credits = span(gp, nicring_off, n, nicring_len, nicring_delay);
   }
   for (int gp = 0; gp < sz.P; ++gp) {
     PortRings& pr = s.port_rings[gp];
-    pr.flits = span(fring_off[gp], fring_len[gp], fring_delay[gp], cal(gp));
-    pr.credits = span(cring_off[gp], cring_len[gp], cring_delay[gp], cal(gp));
+    pr.flits = span(gp, fring_off, gp, fring_len, fring_delay);
+    pr.credits = span(gp, cring_off, gp, cring_len, cring_delay);
   }
   for (int gp = 0; gp < sz.P; ++gp) {  // what it sends on: its peer's rings, or its node's
     const int peer = t.peer_port[gp], n = t.port_node[gp];

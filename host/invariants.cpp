@@ -66,13 +66,15 @@ std::string check_conservation(const HostState& h) {
     std::vector<long long> in_flight(size_t(sz.P) * sz.V, 0), credit_flight(size_t(sz.P) * sz.V, 0);
     std::vector<long long> nic_flight(size_t(sz.N) * sz.V, 0);
     long long sent = 0, received = 0, buffered = 0, on_wire = 0;
+    // Index of slot k of a ring in one replica's ring array (rings.cuh: the layouts).
+    auto slot = [](const RingSpan& ring, int k) { return ring.off + (long long)k * ring.stride; };
     for (int gp = 0; gp < sz.P; ++gp) {
       for (int k = 0; k < h.port_rings[gp].flits.len; ++k) {
-        flit_t f = h.fring[(long long)rep * sz.fring_total + h.port_rings[gp].flits.off + k];
+        flit_t f = h.fring[(long long)rep * sz.fring_total + slot(h.port_rings[gp].flits, k)];
         if (f != kNoFlit) ++on_wire, ++in_flight[size_t(gp) * sz.V + flit_vc(f)];
       }
       for (int k = 0; k < h.port_rings[gp].credits.len; ++k) {
-        int v = h.cring[(long long)rep * sz.cring_total + h.port_rings[gp].credits.off + k];
+        int v = h.cring[(long long)rep * sz.cring_total + slot(h.port_rings[gp].credits, k)];
         if (v >= 0) ++credit_flight[size_t(gp) * sz.V + v];
       }
       for (int v = 0; v < sz.V; ++v) buffered += h.ivc_count[pv0 + (long long)gp * sz.V + v];
@@ -84,9 +86,9 @@ std::string check_conservation(const HostState& h) {
       sent += h.node_flits_sent[(long long)rep * sz.N + n];
       received += h.node_flits_received[(long long)rep * sz.N + n];
       for (int k = 0; k < h.node_rings[n].flits.len; ++k)
-        if (h.ering[(long long)rep * sz.ering_total + h.node_rings[n].flits.off + k] != kNoFlit) ++on_wire;
+        if (h.ering[(long long)rep * sz.ering_total + slot(h.node_rings[n].flits, k)] != kNoFlit) ++on_wire;
       for (int k = 0; k < h.node_rings[n].credits.len; ++k) {
-        int v = h.nicring[(long long)rep * sz.nicring_total + h.node_rings[n].credits.off + k];
+        int v = h.nicring[(long long)rep * sz.nicring_total + slot(h.node_rings[n].credits, k)];
         if (v >= 0) ++nic_flight[size_t(n) * sz.V + v];
       }
     }

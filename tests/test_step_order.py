@@ -2,7 +2,11 @@
 running every step's ports and every cycle's routers in reversed or seeded-shuffled order
 (FLITSIM_STEP_ORDER, host/step_order.hpp) gives results bit-identical to the recorded corpus.
 A step that read what another port of the same step writes, or a router that read another
-router's state of the same cycle, would fail here."""
+router's state of the same cycle, would fail here.
+
+Likewise the channels' two ring layouts (cuda/rings.cuh): the corpus runs with the arrival
+calendar, and FLITSIM_CALENDAR=off runs it without (each ring its own slots, every port
+received every cycle), which otherwise only delays of 256 cycles or more would reach."""
 import json
 import subprocess
 import sys
@@ -26,9 +30,11 @@ print(json.dumps(out))
 """
 
 
-@pytest.mark.parametrize("order", ["reversed", "shuffled:1", "shuffled:7"])
-def test_corpus_identical_in_any_step_and_router_order(order):
-    env = dict(__import__("os").environ, FLITSIM_STEP_ORDER=order, OMP_NUM_THREADS="1")
+@pytest.mark.parametrize("setting", ["FLITSIM_STEP_ORDER=reversed", "FLITSIM_STEP_ORDER=shuffled:1",
+                                     "FLITSIM_STEP_ORDER=shuffled:7", "FLITSIM_CALENDAR=off"])
+def test_corpus_identical_in_any_step_and_router_order_and_ring_layout(setting):
+    key, value = setting.split("=")
+    env = dict(__import__("os").environ, OMP_NUM_THREADS="1", **{key: value})
     proc = subprocess.run([sys.executable, "-c", SCRIPT.format(here=str(HERE))], env=env,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -44,10 +44,12 @@ FLITSIM_HD void sink_accept(const SimView& __restrict__ s, int rep, int n, flit_
 // One port: its input channel and credit channel (or, `terminal`, its node's sink and interface
 // credits), those `what` names (rings.cuh, Arrival): the others hold nothing for cycle t.
 // `terminal` comes from the router's terminal mask, which the cycle reads anyway: port_node
-// here was an L1 miss per credit received (cachegrind, 16,512-node dragonfly).
-FLITSIM_HD void step_receive(const SimView& __restrict__ s, int rep, int gp, long long t, uint8_t what, bool terminal) {
+// here was an L1 miss per credit received (cachegrind, 16,512-node dragonfly). `cal`: the
+// port's calendar index at cycle t (calendar_index; with the calendar, its ring slots').
+FLITSIM_HD void step_receive(const SimView& __restrict__ s, int rep, int gp, long long t, uint8_t what, bool terminal,
+                             long long cal) {
   if (what & kArriveFlit) {
-    flit_t* in = fring_at(s, rep, ring_read_slot(s.port_rings[gp].flits, t));
+    flit_t* in = fring_at(s, rep, ring_in_slot(s, cal, s.port_rings[gp].flits, t));
     if (*in != kNoFlit) {
       const flit_t f = *in;
       *in = kNoFlit;
@@ -64,7 +66,7 @@ FLITSIM_HD void step_receive(const SimView& __restrict__ s, int rep, int gp, lon
   }
   if (!(what & (kArriveCredit | kArriveEject))) return;
   if (!terminal) {
-    int32_t* cr = cring_at(s, rep, ring_read_slot(s.port_rings[gp].credits, t));
+    int32_t* cr = cring_at(s, rep, ring_in_slot(s, cal, s.port_rings[gp].credits, t));
     if (*cr >= 0) {
       s.ovc[s.pv(rep, gp, *cr)].credits += 1;
       *cr = -1;
@@ -73,14 +75,14 @@ FLITSIM_HD void step_receive(const SimView& __restrict__ s, int rep, int gp, lon
   }
   const int n = s.port_node[gp];
   if (what & kArriveEject) {
-    flit_t* ej = ering_at(s, rep, ring_read_slot(s.node_rings[n].flits, t));
+    flit_t* ej = ering_at(s, rep, ring_in_slot(s, cal, s.node_rings[n].flits, t));
     if (*ej != kNoFlit) {
       sink_accept(s, rep, n, *ej, t);
       *ej = kNoFlit;
     }
   }
   if (what & kArriveCredit) {
-    int32_t* cr = nicring_at(s, rep, ring_read_slot(s.node_rings[n].credits, t));
+    int32_t* cr = nicring_at(s, rep, ring_in_slot(s, cal, s.node_rings[n].credits, t));
     if (*cr >= 0) {
       s.ni_credits[s.nn(rep, n) * s.sz.V + *cr] += 1;
       *cr = -1;
