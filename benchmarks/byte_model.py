@@ -5,8 +5,9 @@ Bytes a cycle must touch at least, from the engine's state layout (cuda/state.cu
   per port:      its input ring slot (8 B flit), its credit ring slot (4 B) and its occupied-VC
                  mask (8 B), read every cycle whether or not anything arrives;
   per node:      the source-queue scan pointer and current packet (12 B) and the generation draw;
-  per flit-hop:  ring write + read (16 B), VC buffer write + read (16 B), VC occupancy and
-                 mask updates (16 B), credit ring write + read and credit counter (12 B): ~60 B;
+  per flit-hop:  ring write + read (16 B), VC buffer write + read (8 B: a buffered flit is
+                 4 B, cuda/flit.cuh), VC occupancy and mask updates (16 B), credit ring write
+                 + read and credit counter (12 B): ~52 B;
   per packet-hop (head only): destination, route state and VC allocation (~48 B).
 Flit-hops per cycle = nodes x load x (router hops + 1), packet-hops = that / packet size.
 The floor is bytes / bandwidth; measured cycles/s over the floor's is the gap to explain.
@@ -19,7 +20,7 @@ import argparse
 
 from flitsim import _core
 
-PORT_BYTES, NODE_BYTES, FLIT_HOP_BYTES, PACKET_HOP_BYTES = 20, 12, 60, 48
+PORT_BYTES, NODE_BYTES, FLIT_HOP_BYTES, PACKET_HOP_BYTES = 20, 12, 52, 48
 
 
 def bytes_per_cycle(ports: int, nodes: int, flits_per_node: float, hops: float, packet_size: float) -> float:

@@ -309,7 +309,7 @@ struct SimParams {
   X(int32_t, cring, (long long)sz.reps * sz.cring_total)                      \
   X(flit_t, ering, (long long)sz.reps * sz.ering_total)                       \
   X(int32_t, nicring, (long long)sz.reps * sz.nicring_total)                  \
-  X(flit_t, ibuf, (long long)sz.reps * sz.P * sz.V * sz.B)                    \
+  X(BufferedFlit, ibuf, (long long)sz.reps * sz.P * sz.V * sz.B)                    \
   X(PortState, port_state, (long long)sz.reps * sz.P) /* a port's stage masks and allocator state */ \
   X(u64, router_busy, (long long)sz.reps * sz.R) /* local ports with flits in their input VCs after receive (cycle.cuh) */ \
   X(uint8_t, arrivals, (long long)sz.reps * sz.R * sz.cal_len * sz.cal_stride) /* calendar (rings.cuh) */ \

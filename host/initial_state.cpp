@@ -168,8 +168,8 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
     S = 16;
     while (S < per_node && S < 1024) S *= 2;
   }
-  if (int64_t(sz.N) * S >= (int64_t(1) << 31))
-    throw ConfigError("sim.packet_slots: nodes x packet slots must stay below 2^31");
+  if (int64_t(sz.N) * S >= (int64_t(1) << 30))  // packet ids fit a buffered flit (flit.cuh)
+    throw ConfigError("sim.packet_slots: nodes x packet slots must stay below 2^30");
   sz.S = int32_t(S);
 
   prm.warmup = cfg.warmup;

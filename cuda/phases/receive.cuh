@@ -56,7 +56,7 @@ FLITSIM_HD void step_receive(const SimView& __restrict__ s, int rep, int gp, lon
       const long long q = s.pv(rep, gp, flit_vc(f));
       const int c = s.ivc_count[q];
       if (c < s.sz.B) {
-        s.ibuf[q * s.sz.B + add_mod(s.ivc[q].head, c, s.sz.B)] = f;
+        s.ibuf[q * s.sz.B + add_mod(s.ivc[q].head, c, s.sz.B)] = BufferedFlit::of(f);
         s.ivc_count[q] = c + 1;
         s.port_state[s.pp(rep, gp)].vc_mask |= u64(1) << flit_vc(f);
       } else {  // impossible with correct credits; counted so the run fails loudly

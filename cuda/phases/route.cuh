@@ -25,8 +25,8 @@ FLITSIM_HD void step_route(const SimView& __restrict__ s, int rep, int r, int gp
   for (u64 m = s.port_state[ip].vc_mask & ~s.port_state[ip].routed_mask; m; m &= m - 1) {  // occupied VCs without a route
     const int v = lowest_bit(m);
     const long long q = s.pv(rep, gp, v);
-    const flit_t f = s.ibuf[q * s.sz.B + s.ivc[q].head];  // a head: tails reset out_port
-    const RouteChoice c = route_packet(s, rep, r, flit_pid(f), t);
+    const int32_t pid = s.ibuf[q * s.sz.B + s.ivc[q].head].pid();  // a head's: tails reset out_port
+    const RouteChoice c = route_packet(s, rep, r, pid, t);
     if (c.port < 0 || c.vc_lo >= c.vc_hi) {  // never silently stall a packet: the driver fails the run
       atomic_add(&s.rep_sums[(long long)rep * kRepSums + kRouteFailures], 1);
       continue;

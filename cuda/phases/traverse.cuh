@@ -23,14 +23,14 @@ FLITSIM_HD bool step_traverse_out(const SimView& __restrict__ s, int rep, int r,
   const int gp = s.port_offset[r] + i, v = s.port_state[s.pp(rep, gp)].sa_req_vc;
   const long long q = s.pv(rep, gp, v);
   const int ov = s.ivc[q].out_vc;
-  const flit_t f = s.ibuf[q * s.sz.B + s.ivc[q].head];
-  const int32_t pid = flit_pid(f);
-  const flit_t g = make_flit(pid, ov, flit_head(f), flit_tail(f));
+  const BufferedFlit f = s.ibuf[q * s.sz.B + s.ivc[q].head];
+  const int32_t pid = f.pid();
+  const flit_t g = make_flit(pid, ov, f.head(), f.tail());
   if (s.peer_port[out] >= 0) {  // the downstream credit is spent here in both architectures (output_queue.cuh)
     s.ovc[s.pv(rep, out, ov)].credits -= 1;
-    if (flit_head(f)) s.packets[s.pk(rep, pid)].hops += 1;
+    if (f.head()) s.packets[s.pk(rep, pid)].hops += 1;
   }
-  if (flit_tail(f)) s.ovc[s.pv(rep, out, ov)].owner = -1;
+  if (f.tail()) s.ovc[s.pv(rep, out, ov)].owner = -1;
   if (s.prm.cioq) output_queue_push(s, rep, out, g);  // the link drains it from the next cycle
   else send_on_output(s, rep, out, g, t);
   return true;
@@ -42,15 +42,16 @@ FLITSIM_HD void step_traverse_in(const SimView& __restrict__ s, int rep, int gp,
   if (v < 0) return;
   const long long q = s.pv(rep, gp, v);
   const int B = s.sz.B;
-  const bool tail = flit_tail(s.ibuf[q * B + s.ivc[q].head]);
+  const bool tail = s.ibuf[q * B + s.ivc[q].head].tail();
   // An emptied VC starts again at its home slot: at low load a VC then holds its few flits in
   // one cache line of its buffer instead of walking all B slots, so the buffers the network
-  // touches fit in cache (B = 32: a quarter of the lines). Home lines differ between
-  // neighbouring VCs so that they spread over the cache's sets: slot 0 of every VC would put
-  // them all B·8 bytes apart, in a fraction of the sets. Flits keep their order either way.
+  // touches fit in cache (B = 32: half the lines). Home lines differ between neighbouring VCs
+  // so that they spread over the cache's sets: slot 0 of every VC would put them all
+  // B·sizeof(BufferedFlit) bytes apart, in a fraction of the sets. Flits keep their order
+  // either way.
   if (--s.ivc_count[q] == 0) {
     s.port_state[ip].vc_mask &= ~(u64(1) << v);
-    const int home = int(q & 3) * (64 / int(sizeof(flit_t)));  // four home lines, no division
+    const int home = int(q & 3) * (64 / int(sizeof(BufferedFlit)));  // up to four home lines, no division
     s.ivc[q].head = home < B ? home : 0;
   } else {
     s.ivc[q].head = next_mod(s.ivc[q].head, B);

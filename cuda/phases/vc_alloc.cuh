@@ -28,12 +28,12 @@ FLITSIM_HD int rr_distance(int i, int rr, int n) { return i >= rr ? i - rr : i -
 // Creation cycle of the packet at the front of input VC q: its age for router.arbitration =
 // "age" (smaller is older).
 FLITSIM_HD long long front_created(const SimView& __restrict__ s, int rep, long long q) {
-  return s.packets[s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc[q].head]))].create;
+  return s.packets[s.pk(rep, s.ibuf[q * s.sz.B + s.ivc[q].head].pid())].create;
 }
 
 // Packet id slot of the front flit of input VC q.
 FLITSIM_HD long long front_packet(const SimView& __restrict__ s, int rep, long long q) {
-  return s.pk(rep, flit_pid(s.ibuf[q * s.sz.B + s.ivc[q].head]));
+  return s.pk(rep, s.ibuf[q * s.sz.B + s.ivc[q].head].pid());
 }
 
 // The one output VC router.vc_policy = "by-hop" allows input VC q: the range's first VC, so

@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
     if (item.back() == '~') won_now.push_back(q);
     ivc[q].vc_lo = 0, ivc[q].vc_hi = V;
     const int pid = i * V + v;
-    ibuf[q * sz.B] = make_flit(pid, 0, true, false);
+    ibuf[q * sz.B] = BufferedFlit::of(make_flit(pid, 0, true, false));
     packets[pid].create = ages.empty() ? 0 : ages[pid];
     packets[pid].size = 1;
   }
