@@ -52,3 +52,20 @@ def test_busy_machine_makes_it_drop_to_one_thread_within_two_periods(tuner):
 def test_four_candidates_settle_on_the_fastest_middle_one(tuner):
     chosen = tuner(8, 4 + 4 * EXPLORE_EVERY, "1=4,2=2,4=1,8=3")
     assert chosen[4:].count(4) >= 4 * EXPLORE_EVERY - 4
+
+
+@pytest.mark.parametrize("user_env,expected", [
+    ({}, ("PASSIVE", "1000")),                                        # import flitsim's defaults
+    ({"OMP_WAIT_POLICY": "ACTIVE", "GOMP_SPINCOUNT": "5"}, ("ACTIVE", "5")),  # the user's win
+])
+def test_barrier_waiting_defaults_leave_the_users_settings(user_env, expected):
+    """`import flitsim` bounds how long a thread spins at the per-cycle barrier before it sleeps
+    (src/flitsim/__init__.py), unless the user set the OpenMP variables themselves."""
+    import os
+    import sys
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    env.update(user_env)
+    out = subprocess.run([sys.executable, "-c", "import os, flitsim; "
+                          "print(os.environ['OMP_WAIT_POLICY'], os.environ['GOMP_SPINCOUNT'])"],
+                         env=env, check=True, capture_output=True, text=True, timeout=60).stdout
+    assert tuple(out.splitlines()[-1].split()) == expected  # last line: an editable build may report first

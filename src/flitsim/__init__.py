@@ -12,10 +12,15 @@ __version__ = "0.1.0"
 import os as _os
 
 # The CPU backend has one OpenMP barrier per simulated cycle. Threads that spin at it steal the
-# cores of a busy machine (a 72-node run took 5-25 s on 2 threads instead of 0.2 s on one), so
-# waiting threads sleep unless the user says otherwise. It must be set before the engine's
-# OpenMP runtime loads, which is when flitsim._core is first imported.
+# cores of a busy machine (a 72-node run took 5-25 s on 2 threads instead of 0.2 s on one with
+# GNU OpenMP's default spin), so waiting threads spin only briefly (GOMP_SPINCOUNT, GNU
+# OpenMP's pause iterations before sleeping; tens of microseconds), then sleep, unless the user
+# says otherwise. Sleeping at once cost two threads half their speed where a cycle takes tens
+# of microseconds (1,056-node dragonfly, load 0.1: 17-19 K cycles/s against 30-33 K with the
+# short spin; docs/gpu.md, the CPU executor). Both must be set before the engine's OpenMP
+# runtime loads, which is when flitsim._core is first imported.
 _os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+_os.environ.setdefault("GOMP_SPINCOUNT", "1000")
 
 from .results import Result  # noqa: E402
 
