@@ -29,6 +29,15 @@ FLITSIM_HD int lowest_bit(u64 m) {
 #endif
 }
 
+// Number of set bits of a mask.
+FLITSIM_HD int bit_count(u64 m) {
+#if defined(__CUDA_ARCH__)
+  return __popcll(m);
+#else
+  return __builtin_popcountll(m);
+#endif
+}
+
 // Integer atomics: sums of integers do not depend on the order threads add them in, so the
 // statistics stay bit-identical across thread counts and backends.
 FLITSIM_HD void atomic_add(long long* p, long long v) {

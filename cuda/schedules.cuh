@@ -10,92 +10,29 @@
 //               every cycle with a grid-wide barrier between cycles.
 // Why a warp per router is legal: within a step a port writes only its own state (proved on
 // the CPU by running every step's ports in shuffled order, tests/test_step_order.py); the one
-// ordered step (route with demand sensing) runs on lane 0 (`once`).
+// ordered step (route with demand sensing) runs on lane 0 (`once`). The warp executor
+// (lane_ports.cuh) also runs on the CPU on an emulated warp (FLITSIM_STEP_ORDER=warp).
 #pragma once
 #include <cooperative_groups.h>
 
 #include "cycle.cuh"
+#include "lane_ports.cuh"
 
 namespace flitsim {
 
 constexpr int kWarpsPerBlock = 4;  // routers per block in the block-type schedules
 
-// Ports of one router, run by the 32 lanes of one warp.
-struct WarpPorts {
-  int p0, p1, lane;
-  template <class F>
-  __device__ void each(F&& f) const {
-    for (int gp = p0 + lane; gp < p1; gp += 32) f(gp);
-    __syncwarp();
-  }
-  template <class F>
-  __device__ void each_of(u64 mask, F&& f) const {
-    for (int i = lane; i < p1 - p0; i += 32)
-      if ((mask >> i) & 1) f(p0 + i);
-    __syncwarp();
-  }
-  template <class F>
-  __device__ PortSets gather(F&& f) const {
-    return gather_of(~u64(0), f);
-  }
-  template <class F>
-  __device__ PortSets gather_of(u64 mask, F&& f) const {
-    u64 outputs = 0, inputs = 0;
-    unsigned bits = 0;  // this lane's mask bits, summed over its rounds
-    for (int base = 0; base < p1 - p0; base += 32) {  // radix <= 64: at most two rounds
-      const int i = base + lane;
-      const u64 m = i < p1 - p0 && ((mask >> i) & 1) ? f(p0 + i) : 0;
-      outputs |= m;
-      bits += __popcll(m);
-      inputs |= u64(__ballot_sync(0xffffffffu, m != 0)) << base;
-    }
-    const unsigned lo = __reduce_or_sync(0xffffffffu, unsigned(outputs));
-    const unsigned hi = __reduce_or_sync(0xffffffffu, unsigned(outputs >> 32));
-    // One-to-one: as many bits in all masks as ports returning one and as outputs in their OR.
-    const unsigned total = __reduce_add_sync(0xffffffffu, bits);
-    __syncwarp();
-    const u64 all = (u64(hi) << 32) | lo;
-    return PortSets{all, inputs, total == unsigned(__popcll(inputs)) && total == unsigned(__popcll(all))};
-  }
-  template <class F>
-  __device__ PortClasses classify_of(u64 mask, F&& f) const {
-    PortClasses c{{0, 0, 0, 0}};
-    for (int base = 0; base < p1 - p0; base += 32) {  // radix <= 64: at most two rounds
-      const int i = base + lane;
-      const PortClassFlags k = i < p1 - p0 && ((mask >> i) & 1) ? f(p0 + i) : PortClassFlags{};
-      for (int j = 0; j < kPortClasses; ++j) c.of[j] |= u64(__ballot_sync(0xffffffffu, k.in[j])) << base;
-    }
-    __syncwarp();
-    return c;
-  }
-  // Lane l keeps the columns of outputs l and l + 32: one ballot per requested output and
-  // round of 32 inputs.
-  struct Columns {
-    int p0;
-    u64 lo, hi;
-    __device__ u64 of(int gp) const { return gp - p0 < 32 ? lo : hi; }
-  };
-  template <class Row>
-  __device__ Columns transpose(PortSets sets, Row&& row) const {
-    Columns c{p0, 0, 0};
-    const int radix = p1 - p0;
-    const u64 row_lo = lane < radix && ((sets.inputs >> lane) & 1) ? row(p0 + lane) : 0;
-    const u64 row_hi = lane + 32 < radix && ((sets.inputs >> (lane + 32)) & 1) ? row(p0 + lane + 32) : 0;
-    for (u64 m = sets.outputs; m; m &= m - 1) {  // the same on every lane: no divergence
-      const int o = lowest_bit(m);
-      const u64 col = u64(__ballot_sync(0xffffffffu, (row_lo >> o) & 1)) |
-                      (u64(__ballot_sync(0xffffffffu, (row_hi >> o) & 1)) << 32);
-      if (o == lane) c.lo = col;
-      if (o == lane + 32) c.hi = col;
-    }
-    return c;
-  }
-  template <class F>
-  __device__ void once(F&& f) const {
-    if (lane == 0) f();
-    __syncwarp();
-  }
+// A GPU warp's lanes for LanePorts (lane_ports.cuh): the collectives are warp intrinsics over
+// all 32 lanes.
+struct CudaWarpLanes {
+  int lane_;
+  __device__ __forceinline__ int lane() const { return lane_; }
+  __device__ __forceinline__ void sync() const { __syncwarp(); }
+  __device__ __forceinline__ unsigned ballot(bool b) const { return __ballot_sync(0xffffffffu, b); }
+  __device__ __forceinline__ unsigned reduce_or(unsigned v) const { return __reduce_or_sync(0xffffffffu, v); }
+  __device__ __forceinline__ unsigned reduce_add(unsigned v) const { return __reduce_add_sync(0xffffffffu, v); }
 };
+using WarpPorts = LanePorts<CudaWarpLanes>;
 
 // The router a warp of a block-type kernel simulates, or −1 past the last one.
 __device__ inline int warp_router(const SimView& s, int block) {
@@ -104,7 +41,7 @@ __device__ inline int warp_router(const SimView& s, int block) {
 }
 
 __device__ inline void warp_router_cycle(const SimView& s, int rep, int r, long long t) {
-  router_cycle_steps(s, rep, r, t, WarpPorts{s.port_offset[r], s.port_offset[r + 1], int(threadIdx.x) % 32});
+  router_cycle_steps(s, rep, r, t, WarpPorts{s.port_offset[r], s.port_offset[r + 1], CudaWarpLanes{int(threadIdx.x) % kWarpLanes}});
 }
 
 // Every kernel takes the SimView (1,176 bytes) as `const __grid_constant__`: read in place from

@@ -15,10 +15,12 @@
 
 #include "backend.hpp"
 #include "cuda/cycle.cuh"
+#include "cuda/lane_ports.cuh"
 #include "params.hpp"
 #include "pinned_model.hpp"
 #include "step_order.hpp"
 #include "thread_tuner.hpp"
+#include "warp_emulator.hpp"
 
 namespace flitsim {
 
@@ -31,12 +33,16 @@ StepOrder StepOrder::from_env() {
     o.kind = Reversed;
     return o;
   }
-  if (s.rfind("shuffled", 0) == 0) {
-    o.kind = Shuffled;
-    if (s.size() > 9 && s[8] == ':') o.seed = std::stoull(s.substr(9));
+  for (const auto& [name, kind] : {std::pair<std::string, StepOrder::Kind>{"shuffled", Shuffled}, {"warp", Warp}}) {
+    if (s.rfind(name, 0) != 0) continue;
+    const std::string rest = s.substr(name.size());
+    if (!rest.empty() && (rest[0] != ':' || rest.size() == 1 || rest.find_first_not_of("0123456789", 1) != std::string::npos))
+      break;
+    o.kind = kind;
+    if (!rest.empty()) o.seed = std::stoull(rest.substr(1));
     return o;
   }
-  throw ConfigError("FLITSIM_STEP_ORDER: must be natural, reversed or shuffled[:SEED], got \"" + s + "\"");
+  throw ConfigError("FLITSIM_STEP_ORDER: must be natural, reversed, shuffled[:SEED] or warp[:SEED], got \"" + s + "\"");
 }
 
 namespace {
@@ -133,13 +139,15 @@ class CpuBackend : public Backend {
     }
   };
 
-  // One thread; routers of each cycle and ports of each step in the test order.
+  // One thread; routers of each cycle and ports of each step in the test order (with `warp`,
+  // each router's ports on an emulated warp).
   void run_in_test_order(long long t0, long long n) {
     SimView s = view_;
     ThreadScratch scratch;
     scratch.attach(s);
     const int R = s.sz.R, items = s.sz.reps * R;
     std::vector<int> routers(items);
+    const auto warp = order_.kind == StepOrder::Warp ? std::make_unique<WarpEmulator>() : nullptr;
     for (long long t = t0; t < t0 + n; ++t) {
       if (order_.kind == StepOrder::Reversed)
         for (int i = 0; i < items; ++i) routers[i] = items - 1 - i;
@@ -148,7 +156,14 @@ class CpuBackend : public Backend {
       for (int i : routers) {
         const int rep = i / R, r = i % R;
         const uint64_t key = ((order_.seed * 31 + rep) * 1000003ull + r) * 0x100000001B3ull + uint64_t(t);
-        router_cycle_steps(s, rep, r, t, PortsInTestOrder{s.port_offset[r], s.port_offset[r + 1], order_, key});
+        if (order_.kind == StepOrder::Warp) {
+          auto lane = [&](int l) {
+            router_cycle_steps(s, rep, r, t, LanePorts<EmulatedLanes>{s.port_offset[r], s.port_offset[r + 1], EmulatedLanes{warp.get(), l}});
+          };
+          warp->run(lane, key);
+        } else {
+          router_cycle_steps(s, rep, r, t, PortsInTestOrder{s.port_offset[r], s.port_offset[r + 1], order_, key});
+        }
       }
     }
   }

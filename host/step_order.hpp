@@ -1,7 +1,9 @@
 // Test-only executor orders (issue: order independence, checked on the CPU). The CPU backend
 // normally runs each step's ports in port order and routers in index order; with
 // FLITSIM_STEP_ORDER=reversed or shuffled[:SEED] it runs every step's ports, and the routers of
-// each cycle, in reversed or seeded-shuffled order. Results must be bit-identical to the normal
+// each cycle, in reversed or seeded-shuffled order; with warp[:SEED] it runs each router's cycle
+// on an emulated 32-lane warp (the block-type CUDA schedules' executor, cuda/lane_ports.cuh;
+// host/warp_emulator.hpp), the routers in shuffled order. Results must be bit-identical to the normal
 // order: that proves no step has a read-after-write between ports of one router, nor any
 // dependence between routers within a cycle — the CPU stand-in for compute-sanitizer's
 // racecheck of the parallel CUDA schedules.
@@ -15,7 +17,7 @@
 namespace flitsim {
 
 struct StepOrder {
-  enum Kind { Natural, Reversed, Shuffled } kind = Natural;
+  enum Kind { Natural, Reversed, Shuffled, Warp } kind = Natural;
   uint64_t seed = 0;
   // Parses FLITSIM_STEP_ORDER ("" = natural); throws ConfigError-like std::invalid_argument.
   static StepOrder from_env();

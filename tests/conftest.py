@@ -55,9 +55,10 @@ def run_engine_script(script: str, threads: int = 1, order: str | None = None):
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def build_cpp_harness(tmp_path_factory, source: str):
-    """Compile tests/cpp/SOURCE.cpp (a harness that runs engine code on fixed inputs) into a
-    temporary executable and return its path; skip when there is no C++ compiler."""
+def build_cpp_harness(tmp_path_factory, source: str, *engine_sources: str):
+    """Compile tests/cpp/SOURCE.cpp (a harness that runs engine code on fixed inputs), with the
+    engine's .cpp files it needs (paths from the repository root), into a temporary executable
+    and return its path; skip when there is no C++ compiler."""
     import shutil
     from pathlib import Path
     cxx = os.environ.get("CXX") or shutil.which("g++") or shutil.which("c++")
@@ -66,5 +67,5 @@ def build_cpp_harness(tmp_path_factory, source: str):
     root = Path(__file__).resolve().parent.parent
     exe = tmp_path_factory.mktemp(source) / source
     subprocess.run([cxx, "-O1", "-std=c++17", f"-I{root}", str(root / "tests" / "cpp" / f"{source}.cpp"),
-                    "-o", str(exe)], check=True, timeout=300)
+                    *(str(root / s) for s in engine_sources), "-o", str(exe)], check=True, timeout=300)
     return exe

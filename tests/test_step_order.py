@@ -2,7 +2,10 @@
 running every step's ports and every cycle's routers in reversed or seeded-shuffled order
 (FLITSIM_STEP_ORDER, host/step_order.hpp) gives results bit-identical to the recorded corpus.
 A step that read what another port of the same step writes, or a router that read another
-router's state of the same cycle, would fail here.
+router's state of the same cycle, would fail here. `warp` runs every router's cycle on an
+emulated 32-lane warp (host/warp_emulator.hpp): the executor of the block, graph and persistent
+CUDA schedules (cuda/lane_ports.cuh), its ballots and reductions included, lanes shuffled
+between collectives.
 
 Likewise the channels' two ring layouts (cuda/rings.cuh): the corpus runs with the arrival
 calendar, and FLITSIM_CALENDAR=off runs it without (each ring its own slots, every port
@@ -31,7 +34,8 @@ print(json.dumps(out))
 
 
 @pytest.mark.parametrize("setting", ["FLITSIM_STEP_ORDER=reversed", "FLITSIM_STEP_ORDER=shuffled:1",
-                                     "FLITSIM_STEP_ORDER=shuffled:7", "FLITSIM_CALENDAR=off"])
+                                     "FLITSIM_STEP_ORDER=shuffled:7", "FLITSIM_STEP_ORDER=warp:3",
+                                     "FLITSIM_CALENDAR=off"])
 def test_corpus_identical_in_any_step_and_router_order_and_ring_layout(setting):
     key, value = setting.split("=")
     env = dict(__import__("os").environ, OMP_NUM_THREADS="1", **{key: value})
@@ -43,8 +47,9 @@ def test_corpus_identical_in_any_step_and_router_order_and_ring_layout(setting):
     assert not diffs, "\n".join(diffs[:20])
 
 
-def test_unknown_step_order_is_an_error():
-    env = dict(__import__("os").environ, FLITSIM_STEP_ORDER="sideways")
+@pytest.mark.parametrize("order", ["sideways", "warp:x", "shuffled:"])
+def test_unknown_step_order_is_an_error(order):
+    env = dict(__import__("os").environ, FLITSIM_STEP_ORDER=order)
     proc = subprocess.run([sys.executable, "-c", SCRIPT.format(here=str(HERE))], env=env,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode != 0 and "FLITSIM_STEP_ORDER" in proc.stderr
