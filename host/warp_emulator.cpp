@@ -123,7 +123,7 @@ uint32_t WarpEmulator::collective(int lane, Kind kind, uint32_t value, Site site
   return L.result;
 }
 
-bool WarpEmulator::Site::operator==(const Site& o) const { return line == o.line && std::strcmp(file, o.file) == 0; }
+bool WarpEmulator::Site::same_file(const Site& o) const { return std::strcmp(file, o.file) == 0; }
 std::string WarpEmulator::Site::str() const { return std::string(file) + ":" + std::to_string(line); }
 
 void WarpEmulator::diverged(const std::string& what) const { throw WarpDivergence("warp divergence: " + what); }
@@ -152,30 +152,34 @@ void WarpEmulator::run_lanes(Entry entry, void* body, uint64_t key) {
   }
   int order[kLanes];
   std::iota(order, order + kLanes, 0);
-  SplitMix rng{key};
+  uint64_t state = SplitMix{key}.next() | 1;  // xorshift64*: a cheap draw per swap
   for (;;) {
-    for (int i = kLanes - 1; i > 0; --i) std::swap(order[i], order[rng.below(uint64_t(i) + 1)]);
+    for (int i = kLanes - 1; i > 0; --i) {  // Fisher–Yates; the index by multiplication
+      state ^= state >> 12, state ^= state << 25, state ^= state >> 27;
+      std::swap(order[i], order[(((state * 0x2545F4914F6CDD1Dull) >> 32) * uint64_t(i + 1)) >> 32]);
+    }
     for (int l : order)
       if (!lanes_[l].finished) resume(l);
+    // Every lane has finished or waits at a collective: all the same one, or the warp diverged.
+    const Lane& first = lanes_[0];
+    uint32_t ballot = 0, any = 0, sum = 0;
     int finished = 0;
-    for (int l = 0; l < kLanes; ++l) finished += lanes_[l].finished;
-    if (finished == kLanes) return;
-    const Lane& first = lanes_[lanes_[0].finished ? 1 : 0];
     for (int l = 0; l < kLanes; ++l) {
       const Lane& L = lanes_[l];
-      if (L.finished)
-        diverged("lane " + std::to_string(l) + " finished while other lanes wait at a " + kind_name(first.kind));
-      if (L.kind != first.kind || !(L.site == first.site))
-        diverged("lane " + std::to_string(l) + " is at a " + kind_name(L.kind) + " (" + L.site.str() + ") while lane " +
-                 std::to_string(&first - lanes_) + " is at a " + kind_name(first.kind) + " (" + first.site.str() + ")");
+      finished += L.finished;
+      if (L.finished != first.finished || (!L.finished && (L.kind != first.kind || !(L.site == first.site)))) {
+        const Lane& waiting = L.finished ? first : L;
+        const int at = L.finished ? 0 : l, done = L.finished ? l : 0;
+        if (L.finished || first.finished)
+          diverged("lane " + std::to_string(done) + " finished while lane " + std::to_string(at) + " waits at a " +
+                   kind_name(waiting.kind) + " (" + waiting.site.str() + ")");
+        diverged("lane " + std::to_string(l) + " is at a " + kind_name(L.kind) + " (" + L.site.str() + ") while lane 0 is at a " +
+                 kind_name(first.kind) + " (" + first.site.str() + ")");
+      }
+      ballot |= uint32_t(L.value != 0) << l, any |= L.value, sum += L.value;
     }
-    uint32_t result = 0;
-    for (int l = 0; l < kLanes; ++l) {
-      const uint32_t v = lanes_[l].value;
-      if (first.kind == kBallot) result |= uint32_t(v != 0) << l;
-      else if (first.kind == kReduceOr) result |= v;
-      else if (first.kind == kReduceAdd) result += v;
-    }
+    if (finished == kLanes) return;
+    const uint32_t result = first.kind == kBallot ? ballot : first.kind == kReduceOr ? any : first.kind == kReduceAdd ? sum : 0;
     for (int l = 0; l < kLanes; ++l) lanes_[l].result = result;
     ++collectives_;
   }

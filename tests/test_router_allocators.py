@@ -259,7 +259,7 @@ from conftest import small_dragonfly
 out = {{}}
 for sw, va, extra in {combos!r}:
     r = flitsim.run(small_dragonfly(router={{"vcs": 3, "sw_allocator": sw, "vc_allocator": va, "alloc_iterations": 2,
-                                             **extra}}, traffic={{"load": 0.7, "packet_size": 2}}),
+                                             **extra}}, traffic={{"load": 0.7, "packet_size": 2}}, sim={sim!r}),
                     backend="cpu", threads={threads})
     out[sw + "/" + va + "/" + str(extra)] = [r.ejected_flits, r.latency_sum, r.hops_sum, r.packets_measured]
 print(json.dumps(out))
@@ -272,8 +272,8 @@ COMBOS = [(a, a, extra) for a in ALLOCATORS for extra in ({}, {"arbitration": "a
     ("wavefront", "separable-output-first", {}), ("separable-input-first", "islip", {})]
 
 
-def run_all(order=None, threads=1):
-    script = SCRIPT.format(here=os.path.dirname(__file__), combos=COMBOS, threads=threads)
+def run_all(order=None, threads=1, sim=None):
+    script = SCRIPT.format(here=os.path.dirname(__file__), combos=COMBOS, threads=threads, sim=sim or {})
     return run_engine_script(script, threads, order)
 
 
@@ -282,6 +282,9 @@ def test_allocators_are_bit_identical_across_threads_and_step_orders():
     assert len({json.dumps(v) for v in base.values()}) >= 10  # the allocators change the results
     assert run_all(threads=2) == base
     assert run_all(order="shuffled:1") == base
+    # On the emulated warp (the block-type CUDA schedules' executor, ~30x slower): a shorter run.
+    short = {"warmup": 100, "measure": 250}
+    assert run_all(order="warp:1", sim=short) == run_all(sim=short)
 
 
 def test_alloc_iterations_sets_both_allocators_and_sa_iterations_only_the_switch():
