@@ -70,25 +70,25 @@ struct WarpEmulator::Lane {
   Kind kind = kSync;
   uint32_t value = 0, result = 0;
   Site site{"", 0};
+  ~Lane() {
+    if (stack) munmap(stack, kGuardBytes + kStackBytes);
+  }
 };
 
 #if !defined(__x86_64__)
-static ucontext_t t_scheduler_context;  // the fallback's scheduler (one emulating thread)
+static thread_local ucontext_t t_scheduler_context;  // the fallback's scheduler
 #endif
 
 WarpEmulator::WarpEmulator() : lanes_(new Lane[kLanes]) {
   for (int l = 0; l < kLanes; ++l) {
     void* m = mmap(nullptr, kGuardBytes + kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) throw std::runtime_error("warp emulator: cannot map a lane stack");
-    mprotect(m, kGuardBytes, PROT_NONE);
     lanes_[l].stack = static_cast<char*>(m);
+    mprotect(m, kGuardBytes, PROT_NONE);
   }
 }
 
-WarpEmulator::~WarpEmulator() {
-  for (int l = 0; l < kLanes; ++l) munmap(lanes_[l].stack, kGuardBytes + kStackBytes);
-  delete[] lanes_;
-}
+WarpEmulator::~WarpEmulator() = default;
 
 void WarpEmulator::lane_main() {
   WarpEmulator* w = t_warp;

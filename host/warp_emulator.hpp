@@ -16,6 +16,7 @@
 // diverged around __syncwarp or __ballot_sync, which on a GPU hangs or gives undefined results.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -63,8 +64,8 @@ class WarpEmulator {
   [[noreturn]] static void lane_main();
   [[noreturn]] void diverged(const std::string& what) const;
 
-  struct Lane;
-  Lane* lanes_;
+  struct Lane;  // a coroutine: its stack (unmapped by its destructor) and what it waits at
+  std::unique_ptr<Lane[]> lanes_;
   void* scheduler_sp_ = nullptr;  // the scheduler's saved stack while a lane runs
   int running_ = -1;              // the lane running now
   Entry entry_ = nullptr;
