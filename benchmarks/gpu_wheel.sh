@@ -2,7 +2,7 @@
 # Run HERE (the development machine: nvcc, no GPU) before a GPU session: builds the flitsim
 # wheel with the CUDA backend for the device machine's Python (3.12, sm_90) into .whl/ (git
 # ignores it; name it in the device call's carry), with the pinned CCCL wheel beside it and
-# the source hash it was built from. The CUDA translation unit takes ~15 min to compile on
+# the source hash it was built from. The CUDA backend takes ~10 min to compile on
 # this 2-core machine, time the device's 10-minute call limit cannot spare:
 # gpu_session.sh installs this wheel in seconds when its hash matches the tree it was sent,
 # and builds from source otherwise.

@@ -1,6 +1,6 @@
-// CUDA executor (DESIGN.md §4): the schedules of schedules.cuh, chosen by sim.schedule, all
-// running the same router_cycle_steps() as the CPU backend. Device arrays mirror HostState
-// array by array.
+// CUDA executor (DESIGN.md §4): the schedules of schedules.cuh (their kernels in
+// schedule_<name>.cu), chosen by sim.schedule, all running the same router_cycle_steps() as
+// the CPU backend. Device arrays mirror HostState array by array.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -65,35 +65,21 @@ class CudaBackend : public Backend {
     prepare_counters();
   }
   void run(long long t0, long long n) override {
-    const int R = dev_.sz.R, reps = dev_.sz.reps;
-    const dim3 warp_grid((R + kWarpsPerBlock - 1) / kWarpsPerBlock, reps), warp_block(32 * kWarpsPerBlock);
-    switch (schedule_) {
-      case CudaSchedule::Router: {
-        const int items = reps * R, block = 128;
-        for (long long t = t0; t < t0 + n; ++t) router_schedule_kernel<<<(items + block - 1) / block, block, 0, stream_>>>(dev_, t);
+    switch (schedule_) {  // each schedule's kernels: schedule_<name>.cu
+      case CudaSchedule::Router:
+        check(launch_router_schedule(dev_, t0, n, stream_), "router schedule launch");
         break;
-      }
       case CudaSchedule::Auto:  // resolved in the constructor
       case CudaSchedule::Block:
-        for (long long t = t0; t < t0 + n; ++t) block_schedule_kernel<<<warp_grid, warp_block, 0, stream_>>>(dev_, t);
+        check(launch_block_schedule(dev_, t0, n, stream_), "block schedule launch");
         break;
-      case CudaSchedule::Graph: {
+      case CudaSchedule::Graph:
         check(cudaMemcpyAsync(t_dev_, &t0, sizeof t0, cudaMemcpyHostToDevice, stream_), "cycle upload");
-        check(cudaGraphLaunch(graph_for(n, warp_grid, warp_block), stream_), "cudaGraphLaunch");
+        check(cudaGraphLaunch(graph_for(n), stream_), "cudaGraphLaunch");
         break;
-      }
-      case CudaSchedule::Persistent: {
-        int per_sm = 0, sms = 0, dev = 0;
-        check(cudaGetDevice(&dev), "cudaGetDevice");
-        check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "SM count");
-        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persistent_schedule_kernel, warp_block.x, 0),
-              "occupancy");
-        const int items = warp_grid.x * reps, blocks = std::max(1, std::min(items, per_sm * sms));
-        void* args[] = {&dev_, &t0, &n};
-        check(cudaLaunchCooperativeKernel((void*)persistent_schedule_kernel, dim3(blocks), warp_block, args, 0, stream_),
-              "cooperative launch");
+      case CudaSchedule::Persistent:
+        check(launch_persistent_schedule(dev_, t0, n, stream_), "persistent schedule (occupancy, cooperative launch)");
         break;
-      }
     }
     check(cudaGetLastError(), "cycle kernel launch");
     check(cudaStreamSynchronize(stream_), "cycle kernels");
@@ -177,15 +163,12 @@ class CudaBackend : public Backend {
   static constexpr CudaSchedule kAutoSchedule = CudaSchedule::Block;
 
   // A graph of n cycles of the block kernel, captured once per chunk length and replayed.
-  cudaGraphExec_t graph_for(long long n, dim3 grid, dim3 block) {
+  cudaGraphExec_t graph_for(long long n) {
     auto it = graphs_.find(n);
     if (it != graphs_.end()) return it->second;
     cudaGraph_t graph;
     check(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), "graph capture");
-    for (long long i = 0; i < n; ++i) {
-      block_schedule_kernel_at<<<grid, block, 0, stream_>>>(dev_, t_dev_);
-      advance_cycle_kernel<<<1, 1, 0, stream_>>>(t_dev_);
-    }
+    for (long long i = 0; i < n; ++i) check(launch_graph_cycle(dev_, t_dev_, stream_), "graph capture launch");
     check(cudaStreamEndCapture(stream_, &graph), "graph capture");
     cudaGraphExec_t exec;
     check(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");

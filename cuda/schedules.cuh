@@ -13,7 +13,7 @@
 // ordered step (route with demand sensing) runs on lane 0 (`once`). The warp executor
 // (lane_ports.cuh) also runs on the CPU on an emulated warp (FLITSIM_STEP_ORDER=warp).
 #pragma once
-#include <cooperative_groups.h>
+#include <cuda_runtime.h>
 
 #include "cycle.cuh"
 #include "lane_ports.cuh"
@@ -48,44 +48,25 @@ __device__ inline void warp_router_cycle(const SimView& s, int rep, int r, long 
 // the parameter bank. Taken by plain value and passed on by reference, each thread copied it
 // into local memory at every launch (ptxas: a 1,992-byte stack frame, 816 without;
 // benchmarks/results/cuda-resources-2026-11-24.md).
+//
+// Each schedule's kernels and launcher live in a translation unit of their own
+// (schedule_<name>.cu): every kernel inlines the whole router cycle, and ptxas took 560 of the
+// 700 s that nvcc spent on the four of them in one file (nvcc --time, 2-core machine), so
+// apart they compile side by side. The launchers return the launch's error (or cudaSuccess:
+// the caller checks cudaGetLastError after them all).
 
-// router: a thread per (replica, router).
-__global__ void router_schedule_kernel(const __grid_constant__ SimView s, long long t) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= s.sz.reps * s.sz.R) return;
-  router_cycle(s, i / s.sz.R, i % s.sz.R, t);
-}
+// router: cycles t0 .. t0 + n − 1, a launch each, a thread per (replica, router).
+cudaError_t launch_router_schedule(const SimView& s, long long t0, long long n, cudaStream_t stream);
+// block: cycles t0 .. t0 + n − 1, a launch each, a warp per (replica, router).
+cudaError_t launch_block_schedule(const SimView& s, long long t0, long long n, cudaStream_t stream);
+// graph: one cycle of the block kernel at the cycle *t_dev, then *t_dev += 1 (two launches, for
+// capture into a CUDA Graph that replays them).
+cudaError_t launch_graph_cycle(const SimView& s, long long* t_dev, cudaStream_t stream);
+// persistent: cycles t0 .. t0 + n − 1 in one cooperative launch.
+cudaError_t launch_persistent_schedule(const SimView& s, long long t0, long long n, cudaStream_t stream);
 
-// block: a warp per (replica, router); grid (ceil(R / kWarpsPerBlock), reps). The whole warp
-// leaves together when past the last router, so __syncwarp always has all lanes.
-__global__ void block_schedule_kernel(const __grid_constant__ SimView s, long long t) {
-  const int r = warp_router(s, blockIdx.x);
-  if (r < 0) return;
-  warp_router_cycle(s, blockIdx.y, r, t);
-}
-
-// graph: as block, with the cycle read from device memory (a captured graph replays fixed
-// parameters) and advanced by a one-thread kernel after each cycle.
-__global__ void block_schedule_kernel_at(const __grid_constant__ SimView s, const long long* t) {
-  const int r = warp_router(s, blockIdx.x);
-  if (r < 0) return;
-  warp_router_cycle(s, blockIdx.y, r, *t);
-}
-__global__ void advance_cycle_kernel(long long* t) { *t += 1; }
-
-// persistent: resident blocks stride over (replica, router-group) work items for each cycle,
-// with a grid barrier between cycles (cooperative launch).
-__global__ void persistent_schedule_kernel(const __grid_constant__ SimView s, long long t0, long long n) {
-  namespace cg = cooperative_groups;
-  cg::grid_group grid = cg::this_grid();
-  const int groups = (s.sz.R + kWarpsPerBlock - 1) / kWarpsPerBlock, items = groups * s.sz.reps;
-  for (long long t = t0; t < t0 + n; ++t) {
-    for (int item = blockIdx.x; item < items; item += gridDim.x) {
-      const int r = warp_router(s, item % groups);
-      if (r >= 0) warp_router_cycle(s, item / groups, r, t);
-    }
-    grid.sync();
-  }
-}
+// The block-type schedules' grid: kWarpsPerBlock routers per block, replicas on y.
+inline dim3 warp_grid(const SimView& s) { return dim3((s.sz.R + kWarpsPerBlock - 1) / kWarpsPerBlock, s.sz.reps); }
+inline dim3 warp_block() { return dim3(32 * kWarpsPerBlock); }
 
 }  // namespace flitsim
