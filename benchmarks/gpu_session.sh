@@ -9,7 +9,7 @@
 #      matrix with whatever time is left.
 # Every stage is cut to the time left, so a slow or hung stage costs its share, not the call.
 #
-#   here, first:  bash benchmarks/gpu_wheel.sh          (the wheel for the device, ~15 min)
+#   here, first:  bash benchmarks/gpu_wheel.sh          (the wheel for the device, ~10 min)
 #   device 1:     run  command "bash benchmarks/gpu_session.sh"  carry [".whl"]  timeout_s 330
 #   device 2:     run  command "STAGES='install goals bench' SESSION_SECONDS=360 bash benchmarks/gpu_session.sh"
 #                      carry [".whl"]  timeout_s 390

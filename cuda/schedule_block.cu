@@ -17,7 +17,7 @@ __global__ void block_schedule_kernel(const __grid_constant__ SimView s, long lo
 
 cudaError_t launch_block_schedule(const SimView& s, long long t0, long long n, cudaStream_t stream) {
   for (long long t = t0; t < t0 + n; ++t) block_schedule_kernel<<<warp_grid(s), warp_block(), 0, stream>>>(s, t);
-  return cudaSuccess;
+  return cudaGetLastError();
 }
 
 }  // namespace flitsim

@@ -19,7 +19,7 @@ __global__ void advance_cycle_kernel(long long* t) { *t += 1; }
 cudaError_t launch_graph_cycle(const SimView& s, long long* t_dev, cudaStream_t stream) {
   block_schedule_kernel_at<<<warp_grid(s), warp_block(), 0, stream>>>(s, t_dev);
   advance_cycle_kernel<<<1, 1, 0, stream>>>(t_dev);
-  return cudaSuccess;
+  return cudaGetLastError();
 }
 
 }  // namespace flitsim

@@ -16,7 +16,7 @@ __global__ void router_schedule_kernel(const __grid_constant__ SimView s, long l
 cudaError_t launch_router_schedule(const SimView& s, long long t0, long long n, cudaStream_t stream) {
   const int items = s.sz.reps * s.sz.R, block = 128;
   for (long long t = t0; t < t0 + n; ++t) router_schedule_kernel<<<(items + block - 1) / block, block, 0, stream>>>(s, t);
-  return cudaSuccess;
+  return cudaGetLastError();
 }
 
 }  // namespace flitsim

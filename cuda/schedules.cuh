@@ -52,8 +52,7 @@ __device__ inline void warp_router_cycle(const SimView& s, int rep, int r, long 
 // Each schedule's kernels and launcher live in a translation unit of their own
 // (schedule_<name>.cu): every kernel inlines the whole router cycle, and ptxas took 560 of the
 // 700 s that nvcc spent on the four of them in one file (nvcc --time, 2-core machine), so
-// apart they compile side by side. The launchers return the launch's error (or cudaSuccess:
-// the caller checks cudaGetLastError after them all).
+// apart they compile side by side. The launchers return their launches' error.
 
 // router: cycles t0 .. t0 + n − 1, a launch each, a thread per (replica, router).
 cudaError_t launch_router_schedule(const SimView& s, long long t0, long long n, cudaStream_t stream);
