@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "host/engine_config.hpp"
-#include "host/params.hpp"
+#include "host/config/engine_config.hpp"
+#include "host/config/params.hpp"
 
 namespace flitsim::bindings {
 

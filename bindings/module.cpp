@@ -6,14 +6,14 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include "host/backend.hpp"
-#include "host/driver.hpp"
-#include "host/engine_keys.hpp"
-#include "host/router_presets.hpp"
-#include "host/router_stage_delays.hpp"
-#include "host/state_memory.hpp"
-#include "host/traffic_choice.hpp"
-#include "host/topology.hpp"
+#include "host/run/backend.hpp"
+#include "host/run/driver.hpp"
+#include "host/config/engine_keys.hpp"
+#include "host/config/router_presets.hpp"
+#include "host/config/router_stage_delays.hpp"
+#include "host/init/state_memory.hpp"
+#include "host/init/traffic_choice.hpp"
+#include "host/topologies/topology.hpp"
 #include "convert.hpp"
 #include "cuda/traffic/injection.cuh"  // creation_gap (test hook)
 
@@ -279,7 +279,7 @@ PYBIND11_MODULE(_core, m) {
         }
         return out;
       },
-      "The statistics schema (host/replica_stats.hpp): every per-replica statistic simulate() returns.");
+      "The statistics schema (host/run/replica_stats.hpp): every per-replica statistic simulate() returns.");
   m.def("patterns", &pattern_names, "traffic.pattern names (the host's pattern registry).");
   bind_routing(m);  // bindings/routing.cpp
   m.def(

@@ -1,14 +1,14 @@
 // Python bindings of the routing registry and what derives from it: the [routing] key table,
 // the registry lines, the routing a configuration runs, and every output a routing can choose
-// (the deadlock checker's input, host/route_candidates.cpp).
+// (the deadlock checker's input, host/analysis/route_candidates.cpp).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
-#include "host/route_candidates.hpp"
-#include "host/routing_choice.hpp"
-#include "host/routing_keys.hpp"
+#include "host/analysis/route_candidates.hpp"
+#include "host/init/routing_choice.hpp"
+#include "host/config/routing_keys.hpp"
 
 namespace py = pybind11;
 using namespace flitsim;
@@ -19,7 +19,7 @@ void bind_routing(py::module_& m) {
   m.def(
       "routing_keys",
       []() {
-        // The [routing] key table (host/routing_keys.cpp): type, default, bounds, choices.
+        // The [routing] key table (host/config/routing_keys.cpp): type, default, bounds, choices.
         py::list out;
         for (const KeySpec& k : routing_keys()) {
           py::dict d;
@@ -78,7 +78,7 @@ void bind_routing(py::module_& m) {
       "route_candidates",
       [](const py::dict& cfg, const std::vector<int32_t>& sources) {
         // Every (router, input port, input VC range, destination router) -> (output port, output
-        // VC range) the routing can produce, enumerated from its own code (host/route_candidates.cpp).
+        // VC range) the routing can produce, enumerated from its own code (host/analysis/route_candidates.cpp).
         const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
         const EngineConfig ec = engine_config_of(cfg);
         RouteCandidates rc;

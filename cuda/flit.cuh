@@ -20,7 +20,7 @@ FLITSIM_HD bool flit_tail(flit_t f) { return f & 1; }
 // and the head and tail bits fit in 32 bits, half a flit_t. The buffers are the largest state a
 // cycle writes: at 16,512 nodes and load 0.5 their lines were 40 % of the last-level misses
 // (cachegrind), and half the bytes per flit put twice the flits in each line. Packet ids stay
-// below 2^30 (host/initial_state.cpp).
+// below 2^30 (host/init/initial_state.cpp).
 struct BufferedFlit {
   uint32_t bits;
   FLITSIM_HD static BufferedFlit of(flit_t f) { return BufferedFlit{uint32_t(((f >> 8) << 2) | (f & 3))}; }

@@ -5,7 +5,7 @@
 //
 // Written once for two kinds of lanes (`Lanes`):
 //   - CudaWarpLanes (schedules.cuh): a warp of a GPU; the collectives are the warp intrinsics;
-//   - EmulatedLanes (host/warp_emulator.hpp): 32 coroutines on one CPU thread, each run until
+//   - EmulatedLanes (host/run/warp_emulator.hpp): 32 coroutines on one CPU thread, each run until
 //     it reaches a collective, in a shuffled order. FLITSIM_STEP_ORDER=warp runs the whole
 //     corpus through this executor on the CPU (tests/test_step_order.py), so the warp code
 //     below is checked — result for result, and for lanes that fail to meet at one collective —

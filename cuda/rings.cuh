@@ -5,7 +5,7 @@
 // so routers need no barrier between them inside a cycle (DESIGN.md §4). Powers of two turn
 // the modulo into a mask: this is the innermost loop of the simulator.
 //
-// Two layouts (host/initial_state.cpp). With the arrival calendar (below; sz.cal_len > 0) every
+// Two layouts (host/init/initial_state.cpp). With the arrival calendar (below; sz.cal_len > 0) every
 // ring is laid out like the calendar: len = cal_len, stride = cal_stride, and off is the
 // receiving port's calendar byte in slot 0, so a ring's slot of cycle c has the index of that
 // port's calendar byte for c. A receiving port then needs no ring record to find its slots

@@ -41,7 +41,7 @@ enum class Allocator : int32_t { Islip = 0, SeparableInputFirst = 1, SeparableOu
 
 // Per-replica integer sums the phase functions accumulate (rep_sums[rep * kRepSums + i]).
 // X(enumerator, Result field, what): each is reported as a Result field of that name (the
-// statistics schema, host/replica_stats.hpp); adding one here is all a new sum needs.
+// statistics schema, host/run/replica_stats.hpp); adding one here is all a new sum needs.
 #define FLITSIM_RESULT_SUMS(X)                                                                      \
   X(kLatencySum, latency_sum, "sum over measured packets of tail arrival - creation (cycles)")      \
   X(kNetLatencySum, network_latency_sum, "sum over measured packets of tail arrival - head injection") \
@@ -141,7 +141,7 @@ static_assert(sizeof(PortState) == 64, "PortState is one cache line");
 // read when a head wins), so that they take no room in the lines every cycle brings in:
 // records holding them (32 and 16 bytes) cost 8 % more last-level misses than the arrays
 // (cachegrind with a 32 MiB last level). Initial values are the members' defaults; an output
-// VC's credits start at router.buffer (host/initial_state.cpp).
+// VC's credits start at router.buffer (host/init/initial_state.cpp).
 struct alignas(16) InputVc {
   int32_t head = 0;       // buffer slot of the front flit
   int32_t out_port = -1;  // its head's route (global output port), or -1
@@ -267,7 +267,7 @@ struct SimParams {
   X(int32_t, rt_table, sz.rt_len) /* routing-specific, see the routing's file */
 
 // Closed-loop message programs (cuda/workload/program.cuh), compiled on the host
-// (host/workload.cpp) and read-only during the run. Steps and messages of every replica are
+// (host/workload/workload.cpp) and read-only during the run. Steps and messages of every replica are
 // numbered globally, so the per-step and per-message state below needs no replica stride.
 #define FLITSIM_WORKLOAD_TABLES(X)                                                 \
   X(int32_t, wl_node_step, sz.wl_nodes + 1) /* steps of (rep, node): CSR over rep·N + n */ \
@@ -411,7 +411,7 @@ struct SimView {
   // scratch (sa_request, sa_ready, sa_grant, sa_accept), which lives only within one router's
   // cycle. On the GPU one entry per port; on the CPU the executor points these arrays at a
   // per-thread buffer of kMaxRadix entries, which stays in L1 from one router to the next
-  // (host/cpu_backend.cpp, ThreadScratch).
+  // (host/run/cpu_backend.cpp, ThreadScratch).
   FLITSIM_HD long long sp(int rep, int gp, int p0) const {
 #if defined(__CUDA_ARCH__)
     return pp(rep, gp);

@@ -117,7 +117,7 @@ def test_replicas_in_one_run_equal_separate_runs():
 
 
 # One config per feature with its own replicated arrays: the CPU executor runs each replica of a
-# batch in a view whose arrays start at that replica's slice (host/cpu_backend.cpp,
+# batch in a view whose arrays start at that replica's slice (host/run/cpu_backend.cpp,
 # replica_views); a wrong slice stride would make a later replica differ from its run alone.
 REPLICA_FEATURES = {
     # Adversarial traffic, so that the adaptive choices depend on the congestion they sense.

@@ -255,7 +255,7 @@ def test_bad_buffering_values_are_refused_by_name_and_rule(router, traffic, mess
 # --- the hyperx-paper preset ----------------------------------------------------------------------
 
 def test_every_preset_is_documented_key_by_key():
-    # One table (host/router_presets.cpp) is every preset: the engine applies it, Python's
+    # One table (host/config/router_presets.cpp) is every preset: the engine applies it, Python's
     # schema and defaults read it, and docs/configuration.md must show each of its values.
     docs = (pathlib.Path(__file__).parents[1] / "docs" / "configuration.md").read_text()
     presets = flitsim.config.ROUTER_PRESETS

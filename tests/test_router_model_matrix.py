@@ -10,7 +10,7 @@ their routings come from the engine's registries. For every (kind, routing, case
   - either it runs: the engine's end-of-run invariants pass (flit and credit conservation,
     output-queue occupancy; a broken one raises), every measured packet is delivered unless the
     replica saturated, and a run with the CPU executor's shuffled step order
-    (FLITSIM_STEP_ORDER, host/step_order.hpp: the stand-in for any thread count or GPU
+    (FLITSIM_STEP_ORDER, host/run/step_order.hpp: the stand-in for any thread count or GPU
     schedule) gives the same statistics bit for bit;
   - or it raises ConfigError naming one of the case's keys, and the same error comes from the
     engine's configuration check alone (_core.routing_setup), i.e. before anything simulates;
@@ -273,7 +273,7 @@ def test_the_matrix_covers_every_kind_and_router_key():
 
 def test_router_keys_are_bit_identical_on_one_and_two_threads():
     # 16 routers x 8 replicas: the CPU executor gives each of 2 threads 64 (router, replica)
-    # items (host/cpu_backend.cpp, kMinRoutersPerThread), so 2 threads really run.
+    # items (host/run/cpu_backend.cpp, kMinRoutersPerThread), so 2 threads really run.
     loads = [0.1 * (i + 1) for i in range(8)]
     bad = []
     for name, (router_keys, traffic_keys) in CASES.items():

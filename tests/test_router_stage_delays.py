@@ -1,6 +1,6 @@
 """BookSim2-style stage delays (issue 12's "Pipeline"): router.routing_delay, vc_alloc_delay,
-sw_alloc_delay and st_delay state router.latency and router.va_sa (host/router_stage_delays.cpp),
-and router.credit_delay delays the credits between routers (host/initial_state.cpp). Checked
+sw_alloc_delay and st_delay state router.latency and router.va_sa (host/config/router_stage_delays.cpp),
+and router.credit_delay delays the credits between routers (host/init/initial_state.cpp). Checked
 against BookSim2's per-router time (routing + allocation + switch traversal, allocation
 being vc_alloc + sw_alloc, or their maximum when speculative) and the credit round trip."""
 import numpy as np

@@ -1,9 +1,9 @@
 """Order independence, checked on the CPU (the stand-in for compute-sanitizer's racecheck):
 running every step's ports and every cycle's routers in reversed or seeded-shuffled order
-(FLITSIM_STEP_ORDER, host/step_order.hpp) gives results bit-identical to the recorded corpus.
+(FLITSIM_STEP_ORDER, host/run/step_order.hpp) gives results bit-identical to the recorded corpus.
 A step that read what another port of the same step writes, or a router that read another
 router's state of the same cycle, would fail here. `warp` runs every router's cycle on an
-emulated 32-lane warp (host/warp_emulator.hpp): the executor of the block, graph and persistent
+emulated 32-lane warp (host/run/warp_emulator.hpp): the executor of the block, graph and persistent
 CUDA schedules (cuda/lane_ports.cuh), its ballots and reductions included, lanes shuffled
 between collectives.
 

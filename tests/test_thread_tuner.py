@@ -1,4 +1,4 @@
-"""The CPU executor's thread tuner (host/thread_tuner.hpp): when the user does not fix the
+"""The CPU executor's thread tuner (host/run/thread_tuner.hpp): when the user does not fix the
 thread count, each run takes the count measured fastest, and the others are re-measured every
 kExploreEvery (16) runs, so a run never stays long on a count that a busy machine made slow.
 The policy runs on synthetic timings in tests/cpp/thread_tuner_harness.cpp; that results do

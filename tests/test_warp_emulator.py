@@ -1,5 +1,5 @@
 """The warp executor of the block-type CUDA schedules (cuda/lane_ports.cuh), checked on the CPU
-through the emulated warp (host/warp_emulator.hpp): its collectives give the warp intrinsics'
+through the emulated warp (host/run/warp_emulator.hpp): its collectives give the warp intrinsics'
 results, it runs lanes in a seeded order, it reports lanes that part ways, and every Ports
 operation of the warp executor equals the serial executor's for radices 1 to 64 (one and two
 rounds of 32 lanes). tests/test_step_order.py runs the whole corpus on it."""
@@ -14,7 +14,7 @@ from conftest import build_cpp_harness, run_engine_script
 @pytest.fixture(scope="module")
 def lanes(tmp_path_factory):
     import subprocess
-    exe = build_cpp_harness(tmp_path_factory, "warp_lanes_harness", "host/warp_emulator.cpp")
+    exe = build_cpp_harness(tmp_path_factory, "warp_lanes_harness", "host/run/warp_emulator.cpp")
 
     def run(*args, ok=True):
         proc = subprocess.run([str(exe), *map(str, args)], capture_output=True, text=True, timeout=300)

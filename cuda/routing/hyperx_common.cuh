@@ -1,7 +1,7 @@
 // HyperX building blocks for the coordinate routings (hyperx_dor, _closad, _dimwar,
-// _omniwar). Every dimension is a complete graph (gap 1; host/routing_choice.cpp rejects
+// _omniwar). Every dimension is a complete graph (gap 1; host/init/routing_choice.cpp rejects
 // express meshes), so one hop aligns a dimension. The host packs the topology tables into
-// rt_table (host/routing_choice.cpp, hyperx_rt_table):
+// rt_table (host/init/routing_choice.cpp, hyperx_rt_table):
 //   [0] D, [1] ΣW, then W[D], stride[D], trunk[D], dim_offset[D+1], then dim_port[R·ΣW]:
 //   the first of the trunk[d] parallel ports of router r toward the router that differs from
 //   r only in dimension d, where its coordinate is c, at dim_port[r·ΣW + dim_offset[d] + c]

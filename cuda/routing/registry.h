@@ -1,6 +1,6 @@
 // The routing registry: every routing function, declared once. Everything else derives from
 // this list: the RoutingKind enum (state.cuh), the device dispatch (dispatch.cuh), the host's
-// choice and validation (host/routing_choice.cpp), and _core.routings(), which the Python
+// choice and validation (host/init/routing_choice.cpp), and _core.routings(), which the Python
 // front end (config.py, deadlock.py) reads instead of restating it.
 //
 // X(Kind, id, algorithm, family, header, route_fn, classes_fn, eject, sensing, table, candidates)
@@ -19,7 +19,7 @@
 //   table       what the host builds into rt_table: none | hx_coords (hyperx_common.cuh) |
 //               terminal_routers (Valiant intermediates) | df_groups (dragonfly, >= 3 groups)
 //   candidates  how the deadlock checker learns the routing's outputs: exact = enumerated from
-//               this very route function compiled on the host (host/route_candidates.cpp:
+//               this very route function compiled on the host (host/analysis/route_candidates.cpp:
 //               every choice point lists all its candidates instead of selecting one, see
 //               route_choice.cuh), so every output the routing can produce for some congestion
 //               and random draw is listed and no other. (No routing needs another value today;

@@ -8,7 +8,7 @@
 namespace flitsim {
 
 // What a routing's count of deadlock-avoidance VC classes depends on; the host fills it
-// (host/routing_choice.cpp) and calls the routing's classes function (routing/registry.h).
+// (host/init/routing_choice.cpp) and calls the routing's classes function (routing/registry.h).
 struct ClassInputs {
   bool valiant_any;     // dragonfly Valiant family: any router of the intermediate group
   int32_t dims;         // HyperX dimensions (coordinate routings)
@@ -27,7 +27,7 @@ struct RouteChoice {
   int32_t vc_hi;
 };
 
-// Candidate enumeration (host only: host/route_candidates.cpp, the deadlock checker). A routing
+// Candidate enumeration (host only: host/analysis/route_candidates.cpp, the deadlock checker). A routing
 // decides in two kinds of choice points: random picks (route_pick) and adaptive selections
 // among candidates (pick_parallel, table_min_toward, BestChoice, ugal_select). When a packet
 // carries a brancher, every choice point takes the index its script names instead of drawing

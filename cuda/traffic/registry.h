@@ -1,6 +1,6 @@
 // The traffic pattern registry: every destination rule and every traffic.pattern name, declared
 // once. The PatternKind enum (state.cuh), the device dispatch (pattern_rank, patterns.cuh) and
-// the host's pattern table (host/traffic_choice.cpp, _core.patterns(), read by config.py)
+// the host's pattern table (host/init/traffic_choice.cpp, _core.patterns(), read by config.py)
 // derive from this list, so a kind cannot lack its device case or its host entry.
 //
 // X(Kind, id, name, rule, setup, dims)
@@ -8,13 +8,13 @@
 //   name   the traffic.pattern value; "" for a device rule that another pattern's setup selects
 //          (setup_none: nothing to set up on its own)
 //   rule   device function (const PatternArgs&) -> destination rank, in patterns.cuh
-//   setup  host function (PatternContext&) in host/traffic_choice.cpp: checks the topology and
+//   setup  host function (PatternContext&) in host/init/traffic_choice.cpp: checks the topology and
 //          keys, sets the rule's SimParams and tables; prm.pattern is already Kind (a setup may
 //          pick another kind, e.g. a variant of its rule)
 //   dims   reads traffic.dims: dims | no_dims
 //
 // Adding a pattern: its rule in patterns.cuh (or an existing rule, e.g. rule_table for a
-// fixed rank map computed by its setup), its setup in host/traffic_choice.cpp, one line here.
+// fixed rank map computed by its setup), its setup in host/init/traffic_choice.cpp, one line here.
 // The host table keeps this order (traffic.pattern's list of names).
 #pragma once
 

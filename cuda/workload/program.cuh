@@ -1,7 +1,7 @@
 // Closed-loop message programs (DESIGN.md §1, "Workloads"). Every node that belongs to a job
 // runs a program of steps; step k releases its messages to the node's network interface
 // (non-blocking sends, packetised in order, one packet at a time), waits until the
-// wl_step_need[k] messages matched to it (on the host, host/workload.cpp) have completely
+// wl_step_need[k] messages matched to it (on the host, host/workload/workload.cpp) have completely
 // arrived, waits wl_step_compute[k] more cycles, and moves on to step k + 1.
 //
 // Determinism: a node's program, its send queue and its receive counters all belong to the

@@ -43,9 +43,9 @@
 #include <cstdint>
 #include <numeric>
 
-#include "../seeded_random.hpp"
-#include "../topology_registry.hpp"
-#include "../traffic_maps.hpp"
+#include "host/init/seeded_random.hpp"
+#include "topology_registry.hpp"
+#include "host/init/traffic_maps.hpp"
 
 namespace flitsim {
 

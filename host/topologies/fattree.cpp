@@ -33,7 +33,7 @@
 // xgft_wiring.hpp), deadlock-free on one VC class.
 #include <algorithm>
 
-#include "../topology_registry.hpp"
+#include "topology_registry.hpp"
 #include "xgft_wiring.hpp"
 
 namespace flitsim {

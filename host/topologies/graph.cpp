@@ -29,7 +29,7 @@
 #include <sstream>
 #include <sys/stat.h>
 
-#include "../topology_registry.hpp"
+#include "topology_registry.hpp"
 
 namespace flitsim {
 

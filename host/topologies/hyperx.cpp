@@ -26,8 +26,8 @@
 #include <algorithm>
 #include <string>
 
-#include "../topology_registry.hpp"
-#include "../traffic_maps.hpp"
+#include "topology_registry.hpp"
+#include "host/init/traffic_maps.hpp"
 
 namespace flitsim {
 

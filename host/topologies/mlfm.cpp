@@ -12,8 +12,8 @@
 // min_vc_classes = 1: every minimal terminal-to-terminal path is LR→GR→LR (terminals sit only
 // on LRs, LRs are never adjacent), so a packet takes one "towards" and one "away" hop and the
 // channel dependency graph is acyclic on one VC (P3:L259–L263).
-#include "../topology_registry.hpp"
-#include "../traffic_maps.hpp"
+#include "topology_registry.hpp"
+#include "host/init/traffic_maps.hpp"
 
 namespace flitsim {
 

@@ -16,8 +16,8 @@
 // Classes: "l0-l1", "l1-l2". Coordinates: level (0, 1, 2), index. Table "ml3b" [R_L·k].
 // min_vc_classes = 1: minimal terminal-to-terminal paths are always L0/2 → L1 → L0/2 (one up,
 // one down hop; L1 routers have no terminals), deadlock-free on one VC (P3:L259–L263).
-#include "../topology_registry.hpp"
-#include "../traffic_maps.hpp"
+#include "topology_registry.hpp"
+#include "host/init/traffic_maps.hpp"
 
 namespace flitsim {
 

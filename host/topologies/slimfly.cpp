@@ -19,8 +19,8 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "../topology_registry.hpp"
-#include "../traffic_maps.hpp"
+#include "topology_registry.hpp"
+#include "host/init/traffic_maps.hpp"
 
 namespace flitsim {
 

@@ -3,7 +3,7 @@
 // The paper's shorthand xgft(h, a.., b..) means m = [12, a..], w = [1, b..]; for example
 // xgft(3,12,8,12,4) is m = [12,12,8], w = [1,12,4] (configs/papers/noise-*.toml).
 // Wiring, numbering, classes and coordinates: xgft_wiring.hpp.
-#include "../topology_registry.hpp"
+#include "topology_registry.hpp"
 #include "xgft_wiring.hpp"
 
 namespace flitsim {

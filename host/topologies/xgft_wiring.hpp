@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "../topology.hpp"
+#include "topology.hpp"
 
 namespace flitsim {
 

@@ -47,16 +47,16 @@ TOPOLOGY_KEYS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _core.topol
 TOPOLOGY_DEFAULTS: dict[str, dict[str, Any]] = {"dragonfly": {"p": 4, "a": 8, "h": 4}}
 
 # routing.algorithm names, from the engine's routing registry (cuda/routing/registry.h), and
-# the [routing] keys with their defaults and bounds (host/routing_keys.cpp).
+# the [routing] keys with their defaults and bounds (host/config/routing_keys.cpp).
 _ROUTING_KEYS = _core.routing_keys()
 ALGORITHMS = tuple(dict.fromkeys(r["algorithm"] for r in _core.routings()))
-# traffic.pattern names, from the engine's pattern registry (host/traffic_choice.cpp).
+# traffic.pattern names, from the engine's pattern registry (host/init/traffic_choice.cpp).
 PATTERNS = tuple(_core.patterns())
 
-# Every router.preset and its [router] keys (host/router_presets.cpp): a key the preset sets
+# Every router.preset and its [router] keys (host/config/router_presets.cpp): a key the preset sets
 # replaces that key's default here (_router_defaults).
 ROUTER_PRESETS: dict[str, dict[str, Any]] = dict(_core.router_presets())
-# The [router] stage-delay keys (host/router_stage_delays.cpp): BookSim2's pipeline stages, the
+# The [router] stage-delay keys (host/config/router_stage_delays.cpp): BookSim2's pipeline stages, the
 # four that state router.latency and va_sa first, then credit_delay. Any of the four replaces
 # router.latency's default (the engine derives it; _router_defaults).
 STAGE_DELAY_KEYS: tuple[str, ...] = tuple(_core.router_stage_delay_keys())
@@ -87,7 +87,7 @@ OPTIONAL_SECTIONS = ("sweep", "cost", "workload")
 SWEEP_KEYS = ("over", "max_replicas")
 
 def _routing_checker(k: dict[str, Any]) -> Checker:
-    """The rule of one [routing] key from the engine's key table (host/routing_keys.cpp)."""
+    """The rule of one [routing] key from the engine's key table (host/config/routing_keys.cpp)."""
     if k["type"] == "int":
         return _int(k["lo"], k["hi"])
     if k["type"] == "float":
@@ -101,7 +101,7 @@ _INT64_MAX = 2**63 - 1  # results and HDF5 attributes hold integers as int64
 
 
 def _engine_bounds() -> dict[tuple[str, str], Checker]:
-    """Rules of the engine's integer keys, from the engine's own table (host/engine_keys.cpp):
+    """Rules of the engine's integer keys, from the engine's own table (host/config/engine_keys.cpp):
     the range that keeps each value inside the type that stores it, stated once."""
     out = {}
     for b in _core.engine_int_keys():
@@ -141,21 +141,21 @@ SCHEMA: dict[str, dict[str, Checker]] = {
     "router": {**{k: _engine_int("router", k, lo)
                   for k, lo in (("vcs", 1), ("buffer", 1), ("latency", 0), ("alloc_iterations", 1),
                                 ("sa_iterations", 1))},
-               # router model (host/engine_config.cpp parse_router_model; unset = the preset's)
+               # router model (host/config/engine_config.cpp parse_router_model; unset = the preset's)
                "preset": _choice(tuple(ROUTER_PRESETS)), "va_sa": _choice(("same-cycle", "separate")),
                "vc_policy": _choice(("spread", "by-hop", "random")),
                "arbitration": _choice(("round-robin", "age")),
                "flow_control": _choice(("wormhole", "vct")),
-               # buffering (host/router_buffering.cpp): cross-key rules are the engine's
+               # buffering (host/config/router_buffering.cpp): cross-key rules are the engine's
                "architecture": _choice(("iq", "cioq")),
                **{k: _engine_int("router", k, 1) for k in ("speedup", "buffer_bytes")},
                **{k: _output_queue_depth(k) for k in ("output_buffer", "output_buffer_bytes")},
                "injection_delay": _engine_int("router", "injection_delay", 0),
-               # stage delays (host/router_stage_delays.cpp): the engine derives latency and va_sa
+               # stage delays (host/config/router_stage_delays.cpp): the engine derives latency and va_sa
                **{k: _engine_int("router", k, 0) for k in STAGE_DELAY_KEYS},
-               # allocators (host/engine_config.cpp parse_allocators)
+               # allocators (host/config/engine_config.cpp parse_allocators)
                "sw_allocator": _choice(ALLOCATORS), "vc_allocator": _choice(ALLOCATORS), "speculative": _bool,
-               # BookSim2's conventions (host/engine_config.cpp parse_booksim_router_conventions)
+               # BookSim2's conventions (host/config/engine_config.cpp parse_booksim_router_conventions)
                "sw_input_arbiter": _choice(("vc", "output")), "eject_vc": _choice(("last-class", "arrival"))},
     "routing": {k["name"]: _routing_checker(k) for k in _ROUTING_KEYS},
     "traffic": {
@@ -172,7 +172,7 @@ SCHEMA: dict[str, dict[str, Checker]] = {
         "burst_off": _float(1, 1e9),
         "packet_sizes": _int_list(1),
         "flit_bytes": _engine_int("traffic", "flit_bytes", 1),  # router buffers in bytes
-        "self": _bool,  # uniform may pick the source (BookSim2); host/traffic_choice.cpp
+        "self": _bool,  # uniform may pick the source (BookSim2); host/init/traffic_choice.cpp
     },
     "sim": {
         "warmup": _engine_int("sim", "warmup", 0), "measure": _engine_int("sim", "measure", 1),
@@ -182,7 +182,7 @@ SCHEMA: dict[str, dict[str, Checker]] = {
         "latency_bins": _engine_int("sim", "latency_bins", 16),
         "chunk": _engine_int("sim", "chunk", 1), "saturation_tolerance": _float(0, 1),
         "batches": _engine_int("sim", "batches", 1),
-        "schedule": _choice(("auto", "router", "block", "graph", "persistent")),  # host/backend.hpp
+        "schedule": _choice(("auto", "router", "block", "graph", "persistent")),  # host/run/backend.hpp
     },
 }
 _channel_latency = _engine_int("channels", "*", 1)

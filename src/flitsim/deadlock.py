@@ -9,7 +9,7 @@ these VC ranges is deadlock-free if the graph is acyclic; a cycle is a potential
 router.architecture = "cioq" adds no node: a flit spends its downstream VC credit when it
 enters the output queue, so a queued flit never waits for a VC and the queue always drains
 (cuda/phases/output_queue.cuh); the graph and the verdict are those of "iq". A deadlock at run
-time (the watchdog's report, host/invariants.cpp describe_blocked) lists the blocked input VCs
+time (the watchdog's report, host/run/invariants.cpp describe_blocked) lists the blocked input VCs
 and, with "cioq", the output queues' occupancy and the credits still owed upstream.
 
     >>> from flitsim.deadlock import check_deadlock
@@ -20,7 +20,7 @@ and, with "cioq", the output queues' occupancy and the credits still owed upstre
 The routes are not modelled here: _core.route_candidates runs the routing's own device code,
 compiled on the host, over every packet state a packet can reach, with every choice point
 (random draw, adaptive selection, UGAL decision) listing all its candidates instead of picking
-one (host/route_candidates.cpp, cuda/routing/route_choice.cuh). This module only turns those
+one (host/analysis/route_candidates.cpp, cuda/routing/route_choice.cuh). This module only turns those
 (input channel, VC range) -> (output channel, VC range) candidates into the graph and searches
 it for a cycle. Runtime grows with routers² × the routing's packet states (Valiant and UGAL:
 routers³): meant for networks of up to a few hundred routers.

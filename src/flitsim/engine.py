@@ -25,7 +25,7 @@ def run(config: dict, backend: str | None = None, progress: bool | Callable | No
     progress: True for a progress line on stderr, False for none, None (default) for one in
     an interactive session only; or a callable(cycle, window_end, replicas_done, fraction).
     threads: CPU threads (default: the count measured fastest while running, up to all cores
-        or OMP_NUM_THREADS; host/thread_tuner.hpp).
+        or OMP_NUM_THREADS; host/run/thread_tuner.hpp).
     """
     cfg = _normalize(config)
     if "workload" in cfg:  # closed loop: message programs instead of the [traffic] sources

@@ -51,7 +51,7 @@ def _t_quantile(confidence: float, dof: int) -> float:
     return z + g1 / dof + g2 / dof ** 2 + g3 / dof ** 3 + g4 / dof ** 4
 
 
-# The engine's statistics schema (host/replica_stats.hpp, _core.replica_stats()): name, kind
+# The engine's statistics schema (host/run/replica_stats.hpp, _core.replica_stats()): name, kind
 # ("scalar": an int; "array": int64, per bin, port, node or window batch) and what it counts.
 ENGINE_STATISTICS: tuple[dict[str, str], ...] = tuple(_core.replica_stats())
 

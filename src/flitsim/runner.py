@@ -10,7 +10,7 @@ from .results import ENGINE_STATISTICS, Result
 
 # A replica is saturated when its measured packets did not all arrive within sim.drain_limit
 # cycles after the window, or when the network accepted clearly less than was offered. The
-# engine decides it, once (host/replica_stats.cpp), with the configured tolerance.
+# engine decides it, once (host/run/replica_stats.cpp), with the configured tolerance.
 SATURATION_RULE = (
     "saturated = measured packets not all delivered within sim.drain_limit cycles after the "
     "window, or accepted < (1 - sim.saturation_tolerance) * offered; replicas saturated by the "

@@ -55,7 +55,7 @@ def _split(config: Any) -> tuple[dict[str, Any], dict[str, Any]]:
 
 @dataclass
 class TopologyTables:
-    """The C++ topology tables (host/topology.hpp) as numpy arrays.
+    """The C++ topology tables (host/topologies/topology.hpp) as numpy arrays.
 
     Ports of router r are port_offset[r]..port_offset[r+1]-1; a port leads to another port
     (peer_port >= 0) or to a node (port_node >= 0). port_class indexes class_names, where

@@ -1,4 +1,4 @@
-// Runs the CPU executor's thread tuner (host/thread_tuner.hpp) on synthetic timings and prints
+// Runs the CPU executor's thread tuner (host/run/thread_tuner.hpp) on synthetic timings and prints
 // the thread count it chose for each run, so tests/test_thread_tuner.py can check its policy:
 //   g++ -O1 -std=c++17 -I. tests/cpp/thread_tuner_harness.cpp -o /tmp/tuner
 //   /tmp/tuner MAX RUNS COST1@T1:COST2@T2...
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "host/thread_tuner.hpp"
+#include "host/run/thread_tuner.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 4) return 2;

@@ -1,13 +1,13 @@
 // Standalone check of the topology builders without Python: builds one topology from
 // key=value arguments and prints counts, degree range, diameter and (optionally) tables.
-//   g++ -O1 -std=c++17 -I. tests/cpp/topology_harness.cpp host/topology.cpp (cont.)
-//       host/topology_registry.cpp host/topologies/*.cpp -o /tmp/topo && /tmp/topo kind=oft k=4
+//   g++ -O1 -std=c++17 -I. tests/cpp/topology_harness.cpp host/topologies/topology.cpp (cont.)
+//       host/topologies/topology_registry.cpp host/topologies/*.cpp -o /tmp/topo && /tmp/topo kind=oft k=4
 // Values: integers (1), lists (1,2,3) or strings; "table=NAME" prints a routing table.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
-#include "host/topology.hpp"
+#include "host/topologies/topology.hpp"
 
 using namespace flitsim;
 

@@ -1,7 +1,7 @@
 // Runs the warp executor of the block-type CUDA schedules (LanePorts, cuda/lane_ports.cuh) on
-// the CPU's emulated warp (host/warp_emulator.hpp) against fixed or random inputs, so that
+// the CPU's emulated warp (host/run/warp_emulator.hpp) against fixed or random inputs, so that
 // tests/test_warp_emulator.py can check the emulator and the warp executor exactly:
-//   g++ -O1 -std=c++17 -I. tests/cpp/warp_lanes_harness.cpp host/warp_emulator.cpp -o /tmp/lanes
+//   g++ -O1 -std=c++17 -I. tests/cpp/warp_lanes_harness.cpp host/run/warp_emulator.cpp -o /tmp/lanes
 //   /tmp/lanes collectives      one ballot, reduce_or and reduce_add of known votes
 //   /tmp/lanes order KEY        the order the lanes ran in before their first collective
 //   /tmp/lanes ports RADIX SEED TRIALS
@@ -17,8 +17,8 @@
 
 #include "cuda/cycle.cuh"
 #include "cuda/lane_ports.cuh"
-#include "host/seeded_random.hpp"
-#include "host/warp_emulator.hpp"
+#include "host/init/seeded_random.hpp"
+#include "host/run/warp_emulator.hpp"
 
 using namespace flitsim;
 

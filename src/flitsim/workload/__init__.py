@@ -7,7 +7,7 @@ A **program** gives every rank of a job a list of **steps**. A step sends messag
 (destination rank, size in bytes; non-blocking, queued at the node's network interface in
 order), then waits until the messages it expects have arrived (listed by source rank), then
 computes for some cycles; then the next step starts. The engine (cuda/workload/program.cuh)
-runs the programs of all jobs on both backends; host/workload.cpp matches every send to one
+runs the programs of all jobs on both backends; host/workload/workload.cpp matches every send to one
 receive before the run (the k-th message rank s sends to rank d is the k-th one d receives
 from s) and proves that every rank can finish, so a program that would hang is an error
 naming the rank and step.

@@ -86,7 +86,7 @@ class Program:
 
     # Exchange formats ----------------------------------------------------------------------
     def to_arrays(self) -> dict[str, Any]:
-        """The CSR arrays host/workload.hpp reads (JobProgram)."""
+        """The CSR arrays host/workload/workload.hpp reads (JobProgram)."""
         flat = [st for s in self.steps for st in s]
         step_ptr = np.zeros(self.ranks + 1, _I64)
         step_ptr[1:] = np.cumsum([len(s) for s in self.steps])

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "engine_config.hpp"
+#include "host/config/engine_config.hpp"
 
 namespace flitsim {
 

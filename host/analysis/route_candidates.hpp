@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine_config.hpp"
-#include "topology.hpp"
+#include "host/config/engine_config.hpp"
+#include "host/topologies/topology.hpp"
 
 namespace flitsim {
 

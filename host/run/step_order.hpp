@@ -3,7 +3,7 @@
 // FLITSIM_STEP_ORDER=reversed or shuffled[:SEED] it runs every step's ports, and the routers of
 // each cycle, in reversed or seeded-shuffled order; with warp[:SEED] it runs each router's cycle
 // on an emulated 32-lane warp (the block-type CUDA schedules' executor, cuda/lane_ports.cuh;
-// host/warp_emulator.hpp), the routers in shuffled order. Results must be bit-identical to the normal
+// host/run/warp_emulator.hpp), the routers in shuffled order. Results must be bit-identical to the normal
 // order: that proves no step has a read-after-write between ports of one router, nor any
 // dependence between routers within a cycle — the CPU stand-in for compute-sanitizer's
 // racecheck of the parallel CUDA schedules.

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <numeric>
 
-#include "seeded_random.hpp"
+#include "host/init/seeded_random.hpp"
 
 #if !defined(__x86_64__)
 #include <ucontext.h>

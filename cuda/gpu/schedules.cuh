@@ -15,8 +15,8 @@
 #pragma once
 #include <cuda_runtime.h>
 
-#include "cycle.cuh"
-#include "lane_ports.cuh"
+#include "cuda/cycle.cuh"
+#include "cuda/lane_ports.cuh"
 
 namespace flitsim {
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "cuda/state.cuh"
-#include "engine_config.hpp"
-#include "topology.hpp"
+#include "host/config/engine_config.hpp"
+#include "host/topologies/topology.hpp"
 
 namespace flitsim {
 

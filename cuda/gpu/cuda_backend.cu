@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "host/backend.hpp"
-#include "host/params.hpp"
+#include "host/run/backend.hpp"
+#include "host/config/params.hpp"
 #include "schedules.cuh"
 
 namespace flitsim {
@@ -22,7 +22,7 @@ void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
 }
 
-// Host arrays are std::vector or StateVector (host/huge_page_allocator.hpp).
+// Host arrays are std::vector or StateVector (host/run/huge_page_allocator.hpp).
 template <class T, class A>
 void to_device(T*& dev, const std::vector<T, A>& host) {
   check(cudaMalloc(&dev, host.size() * sizeof(T) + 1), "cudaMalloc");

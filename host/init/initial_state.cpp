@@ -1,6 +1,6 @@
 // The initial state of a run: sizes, the routing and traffic choices (routing_choice.cpp,
 // traffic_choice.cpp), packet slots, channel rings, credits and the per-replica tables.
-#include "engine_config.hpp"
+#include "host/config/engine_config.hpp"
 #include "routing_choice.hpp"
 #include "traffic_choice.hpp"
 

@@ -4,11 +4,11 @@
 #include <memory>
 #include <string>
 
-#include "host_state.hpp"
+#include "host/init/host_state.hpp"
 
 namespace flitsim {
 
-// How the CUDA backend maps routers to threads and cycles to launches (cuda/schedules.cuh);
+// How the CUDA backend maps routers to threads and cycles to launches (cuda/gpu/schedules.cuh);
 // the CPU backend has one schedule. One list: the enum, the names and parse_schedule.
 #define FLITSIM_CUDA_SCHEDULES(X) X(Auto, "auto") X(Router, "router") X(Block, "block") X(Graph, "graph") X(Persistent, "persistent")
 enum class CudaSchedule {

@@ -6,7 +6,7 @@
 #include <unordered_set>
 
 #include "cuda/routing/dispatch.cuh"
-#include "params.hpp"
+#include "host/config/params.hpp"
 
 namespace flitsim {
 namespace {

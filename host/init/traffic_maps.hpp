@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "engine_config.hpp"
-#include "params.hpp"
-#include "topology.hpp"
+#include "host/config/engine_config.hpp"
+#include "host/config/params.hpp"
+#include "host/topologies/topology.hpp"
 
 namespace flitsim {
 

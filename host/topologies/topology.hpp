@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "params.hpp"
+#include "host/config/params.hpp"
 
 namespace flitsim {
 

@@ -1,16 +1,16 @@
 // The engine's view of a configuration: the [router], [channels], [routing], [traffic] and
 // [sim] sections, checked against the topology before anything is allocated.
 #pragma once
-#include "backend.hpp"
+#include "host/run/backend.hpp"
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "host_state.hpp"
+#include "host/init/host_state.hpp"
 #include "params.hpp"
-#include "topology.hpp"
-#include "workload.hpp"
+#include "host/topologies/topology.hpp"
+#include "host/workload/workload.hpp"
 
 namespace flitsim {
 
@@ -60,7 +60,7 @@ struct EngineConfig {
   double burst_on = 8.0, burst_off = 8.0;  // on/off: mean on and off period lengths (cycles)
   std::vector<int64_t> dims;             // traffic.dims: targeted HyperX dimensions (urb, swap2)
   long long warmup = 1000, measure = 2000, drain_limit = 50000, watchdog = 5000, chunk = 128;
-  CudaSchedule schedule = CudaSchedule::Auto;  // sim.schedule (host/backend.hpp)
+  CudaSchedule schedule = CudaSchedule::Auto;  // sim.schedule (host/run/backend.hpp)
   int32_t packet_slots = 0, latency_bins = 16384, batches = 10;
   double saturation_tolerance = 0.05;  // accepted < (1 − tol)·offered ⇒ saturated
   std::vector<double> loads{0.1};     // one entry per replica

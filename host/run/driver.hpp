@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "engine_config.hpp"
+#include "host/config/engine_config.hpp"
 #include "replica_stats.hpp"
-#include "topology.hpp"
+#include "host/topologies/topology.hpp"
 
 namespace flitsim {
 

@@ -1,7 +1,7 @@
 // CPU executor: OpenMP threads over (replica, router) pairs, one barrier per cycle. Results do
 // not depend on the thread count: each router writes only its own state, its outgoing ring
 // slots and integer atomics (DESIGN.md §2). A test-only option runs steps and routers in
-// reversed or shuffled order (host/step_order.hpp).
+// reversed or shuffled order (host/run/step_order.hpp).
 #include <omp.h>
 
 #include <algorithm>
@@ -16,7 +16,7 @@
 #include "backend.hpp"
 #include "cuda/cycle.cuh"
 #include "cuda/lane_ports.cuh"
-#include "params.hpp"
+#include "host/config/params.hpp"
 #include "pinned_model.hpp"
 #include "step_order.hpp"
 #include "thread_tuner.hpp"
@@ -54,7 +54,7 @@ namespace {
 // leaves this function cannot be changed by the engine's stores into the state arrays, so the
 // compiler keeps its sizes, parameters and array bases in registers instead of reloading them
 // after every store (through a reference it must assume any int store may alias them).
-// `kPinned`: the instance for the default router model (host/pinned_model.hpp).
+// `kPinned`: the instance for the default router model (host/run/pinned_model.hpp).
 template <bool kPinned>
 __attribute__((flatten)) void replica_routers_cycle(SimView s, int r0, int r1, long long t) {
   if constexpr (kPinned) pin_model(s);
@@ -64,7 +64,7 @@ __attribute__((flatten)) void replica_routers_cycle(SimView s, int r0, int r1, l
 class CpuBackend : public Backend {
  public:
   // threads > 0: that many, always; 0: up to all cores, the count of each run measured
-  // (host/thread_tuner.hpp).
+  // (host/run/thread_tuner.hpp).
   explicit CpuBackend(int threads)
       : threads_(threads > 0 ? threads : omp_get_max_threads()), tuned_(threads <= 0), order_(StepOrder::from_env()) {}
   std::string name() const override { return "cpu"; }

@@ -1,6 +1,6 @@
 // A GPU warp emulated on one CPU thread, so that the block-type CUDA schedules' executor
 // (LanePorts, cuda/lane_ports.cuh) runs on the CPU — a test-only executor
-// (FLITSIM_STEP_ORDER=warp[:SEED], host/step_order.hpp).
+// (FLITSIM_STEP_ORDER=warp[:SEED], host/run/step_order.hpp).
 //
 // Each of the 32 lanes is a coroutine with its own stack running the same code (a router's
 // cycle). A lane runs until it reaches a collective (sync, ballot, reduce_or, reduce_add);

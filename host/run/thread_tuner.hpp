@@ -8,7 +8,7 @@
 //
 // Policy: try each candidate once (the most threads first), then run the fastest by the
 // median cost per cycle of its last kSamples runs (one run's time swings on a shared machine),
-// and every kExploreEvery runs re-measure the candidate measured least recently. A run is one piece of the driver's chunk (about 0.25 s, host/driver.cpp), so a
+// and every kExploreEvery runs re-measure the candidate measured least recently. A run is one piece of the driver's chunk (about 0.25 s, host/run/driver.cpp), so a
 // wrong choice lasts at most a few seconds and exploring costs about 1/kExploreEvery of them.
 // Header-only and free of OpenMP so that tests/cpp/thread_tuner_harness.cpp runs its policy
 // on synthetic timings.

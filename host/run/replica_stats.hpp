@@ -6,9 +6,9 @@
 #pragma once
 #include <vector>
 
-#include "engine_config.hpp"
-#include "host_state.hpp"
-#include "workload.hpp"
+#include "host/config/engine_config.hpp"
+#include "host/init/host_state.hpp"
+#include "host/workload/workload.hpp"
 
 namespace flitsim {
 

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "cuda/routing/route_choice.cuh"  // ClassInputs, VcClasses
-#include "engine_config.hpp"
-#include "topology.hpp"
+#include "host/config/engine_config.hpp"
+#include "host/topologies/topology.hpp"
 
 namespace flitsim {
 

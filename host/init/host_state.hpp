@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cuda/state.cuh"
-#include "huge_page_allocator.hpp"
+#include "host/run/huge_page_allocator.hpp"
 
 namespace flitsim {
 

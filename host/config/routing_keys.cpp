@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "routing_choice.hpp"
+#include "host/init/routing_choice.hpp"
 
 namespace flitsim {
 

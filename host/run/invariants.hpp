@@ -2,7 +2,7 @@
 #pragma once
 #include <string>
 
-#include "host_state.hpp"
+#include "host/init/host_state.hpp"
 
 namespace flitsim {
 

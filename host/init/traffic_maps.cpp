@@ -1,6 +1,6 @@
 #include "traffic_maps.hpp"
 
-#include "topology_registry.hpp"
+#include "host/topologies/topology_registry.hpp"
 
 namespace flitsim {
 

@@ -4,8 +4,8 @@
 #include <numeric>
 #include <sstream>
 
-#include "host_state.hpp"
-#include "params.hpp"
+#include "host/init/host_state.hpp"
+#include "host/config/params.hpp"
 
 namespace flitsim {
 
