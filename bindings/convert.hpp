@@ -21,5 +21,7 @@ EngineConfig engine_config_of(const py::dict& cfg, int replicas = 1);
 
 // Registers the routing registry's functions (bindings/routing.cpp).
 void bind_routing(py::module_& m);
+// Registers the key schema and the engine's reading of a config (bindings/config_keys.cpp).
+void bind_config_keys(py::module_& m);
 
 }  // namespace flitsim::bindings

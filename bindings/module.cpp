@@ -8,7 +8,6 @@
 
 #include "host/run/backend.hpp"
 #include "host/run/driver.hpp"
-#include "host/config/engine_keys.hpp"
 #include "host/config/router_presets.hpp"
 #include "host/config/router_stage_delays.hpp"
 #include "host/init/state_memory.hpp"
@@ -282,6 +281,7 @@ PYBIND11_MODULE(_core, m) {
       "The statistics schema (host/run/replica_stats.hpp): every per-replica statistic simulate() returns.");
   m.def("patterns", &pattern_names, "traffic.pattern names (the host's pattern registry).");
   bind_routing(m);  // bindings/routing.cpp
+  bind_config_keys(m);  // bindings/config_keys.cpp
   m.def(
       "router_distances",
       [](py::dict sec) {
@@ -332,20 +332,6 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "router_stage_delay_keys", [] { return router_stage_delay_keys(); },
       "The [router] stage-delay keys, the pipeline's four then credit_delay (router_stage_delays.cpp).");
-  m.def(
-      "engine_int_keys",
-      [] {
-        py::list out;
-        for (const IntKeyBound& b : engine_int_keys()) {
-          py::dict d;
-          d["section"] = b.section, d["key"] = b.key, d["lo"] = b.lo, d["hi"] = b.hi;
-          d["rule"] = int_key_rule(b), d["why"] = b.why;
-          out.append(d);
-        }
-        return out;
-      },
-      "Bounds of the engine's integer keys outside [routing]: section, key ('*': every key), lo, "
-      "hi, the rule as messages state it, and what the bound protects.");
   m.def(
       "state_estimate",
       [](const py::dict& cfg, int replicas) {

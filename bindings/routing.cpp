@@ -8,7 +8,6 @@
 #include "convert.hpp"
 #include "host/analysis/route_candidates.hpp"
 #include "host/init/routing_choice.hpp"
-#include "host/config/routing_keys.hpp"
 
 namespace py = pybind11;
 using namespace flitsim;
@@ -16,34 +15,6 @@ using namespace flitsim;
 namespace flitsim::bindings {
 
 void bind_routing(py::module_& m) {
-  m.def(
-      "routing_keys",
-      []() {
-        // The [routing] key table (host/config/routing_keys.cpp): type, default, bounds, choices.
-        py::list out;
-        for (const KeySpec& k : routing_keys()) {
-          py::dict d;
-          d["name"] = k.name;
-          d["read_by"] = k.read_by, d["doc"] = k.doc, d["filled"] = k.filled;
-          switch (k.type) {
-            case KeyType::Int:
-              d["type"] = "int", d["lo"] = int64_t(k.lo), d["hi"] = int64_t(k.hi);
-              d["default"] = k.def == kUnset ? py::object(py::none()) : py::object(py::int_(int64_t(k.def)));
-              break;
-            case KeyType::Float:
-              d["type"] = "float", d["lo"] = k.lo, d["hi"] = k.hi, d["default"] = k.def;
-              break;
-            case KeyType::Bool: d["type"] = "bool", d["default"] = k.def != 0; break;
-            case KeyType::Choice:
-              d["type"] = "choice", d["choices"] = k.choices;
-              d["default"] = *k.def_choice ? py::object(py::str(k.def_choice)) : py::object(py::none());
-              break;
-          }
-          out.append(d);
-        }
-        return out;
-      },
-      "The [routing] keys: type, default (None: the engine picks), bounds, choices, readers.");
   m.def(
       "routings",
       []() {

@@ -75,7 +75,7 @@ FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r
   // Whether a flit left the router this cycle (onto a channel or into an output queue): the
   // watchdog's router_last_move, one write per router and cycle rather than one per flit.
   bool moved = false;
-  if (s.prm.cioq)  // output_queue.cuh
+  if (s.prm.router.cioq)  // output_queue.cuh
     moved = ports.gather([&](int gp) { return u64(step_output_drain(s, rep, gp, t)); }).inputs != 0;
   // Ports whose input VCs hold flits after receive and inject, and the stage their VCs are in.
   // Route, the allocators and traverse do nothing for the others, so they run for these only,
@@ -94,7 +94,7 @@ FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r
     // yet; the switch for those and the ports whose VCs hold one (the speculative pass bids
     // for every occupied VC: all busy ports).
     const u64 va_ports = stage.of[kStageUnrouted] | stage.of[kStageAwaitingVc];
-    const u64 sa_ports = s.prm.speculative ? busy : va_ports | stage.of[kStageHolding];
+    const u64 sa_ports = s.prm.router.speculative ? busy : va_ports | stage.of[kStageHolding];
     if (s.sz.demand_P)
       ports.once([&] { step_route_in_port_order(s, rep, r, t); });
     else
@@ -102,7 +102,7 @@ FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r
     run_vc_allocation(s, rep, r, t, ports, va_ports);  // phases/allocation.cuh
     // router.speedup: with "cioq" the switch runs that many allocation-and-traversal passes per
     // cycle, so up to `speedup` flits leave each input and enter each output queue (one per pass).
-    for (int pass = 0; pass < s.prm.speedup; ++pass) {
+    for (int pass = 0; pass < s.prm.router.speedup; ++pass) {
       const PortSets sent = run_switch_allocation(s, rep, r, t, ports, sa_ports);  // outputs matched, inputs that send
       if (!sent.outputs) break;  // no flit moved: a further pass would find the same state
       moved |= ports.gather_of(sent.outputs, [&](int gp) { return u64(step_traverse_out(s, rep, r, gp, t)); }).inputs != 0;

@@ -177,18 +177,10 @@ FLITSIM_HD int next_mod(int i, int n) { return i + 1 == n ? 0 : i + 1; }
 // (a + b) mod n for a, b in [0, n).
 FLITSIM_HD int add_mod(int a, int b, int n) { return a + b >= n ? a + b - n : a + b; }
 
-// Scalar parameters shared by all replicas.
-struct SimParams {
-  long long warmup = 0;       // measurement window is [warmup, warmup + measure)
-  long long measure = 1;
-  int32_t packet_size = 1;    // fixed packet size, or the smallest of traffic.packet_sizes
-  int32_t size_span = 0;      // traffic.packet_sizes: sizes uniform in [packet_size, packet_size + size_span]
-  InjectionKind injection = InjectionKind::Bernoulli;
-  uint32_t burst_alpha = 0;   // on/off: P(off -> on)·2^32 per cycle (1 / traffic.burst_off)
-  uint32_t burst_beta = 0;    // on/off: P(on -> off)·2^32 per cycle (1 / traffic.burst_on)
-  RoutingKind routing = RoutingKind::DragonflyMin;
-  Selection selection = Selection::Oblivious;
-  int32_t vc_classes = 1;     // deadlock-avoidance classes the routing uses
+// The router model: the [router] options every phase reads (keys declared in
+// host/config/keys_router.cpp; defaults here, once). Each field's default is the engine's own
+// router; the CPU executor has an instance specialised for RouterModel{} (host/run/pinned_model.hpp).
+struct RouterModel {
   int32_t sa_iterations = 1;  // iterations of the switch allocator (router.alloc_iterations / sa_iterations)
   int32_t va_iterations = 1;  // iterations of the VC allocator (router.alloc_iterations)
   Allocator sw_allocator = Allocator::Islip;                // router.sw_allocator
@@ -209,6 +201,29 @@ struct SimParams {
   // `speedup` allocation-and-traversal passes per cycle. "iq": cioq false, speedup 1.
   bool cioq = false;
   int32_t speedup = 1;
+};
+// Field by field (C++17 has no defaulted ==): the pinned instance runs when this holds.
+FLITSIM_HD constexpr bool same_model(const RouterModel& a, const RouterModel& b) {
+  return a.sa_iterations == b.sa_iterations && a.va_iterations == b.va_iterations &&
+         a.sw_allocator == b.sw_allocator && a.vc_allocator == b.vc_allocator && a.speculative == b.speculative &&
+         a.va_sa_separate == b.va_sa_separate && a.vc_policy == b.vc_policy &&
+         a.sw_input_by_output == b.sw_input_by_output && a.eject_on_arrival_class == b.eject_on_arrival_class &&
+         a.age_arbitration == b.age_arbitration && a.vct == b.vct && a.cioq == b.cioq && a.speedup == b.speedup;
+}
+
+// Scalar parameters shared by all replicas.
+struct SimParams {
+  long long warmup = 0;       // measurement window is [warmup, warmup + measure)
+  long long measure = 1;
+  int32_t packet_size = 1;    // fixed packet size, or the smallest of traffic.packet_sizes
+  int32_t size_span = 0;      // traffic.packet_sizes: sizes uniform in [packet_size, packet_size + size_span]
+  InjectionKind injection = InjectionKind::Bernoulli;
+  uint32_t burst_alpha = 0;   // on/off: P(off -> on)·2^32 per cycle (1 / traffic.burst_off)
+  uint32_t burst_beta = 0;    // on/off: P(on -> off)·2^32 per cycle (1 / traffic.burst_on)
+  RouterModel router;         // [router] options
+  RoutingKind routing = RoutingKind::DragonflyMin;
+  Selection selection = Selection::Oblivious;
+  int32_t vc_classes = 1;     // deadlock-avoidance classes the routing uses
   PatternKind pattern = PatternKind::Uniform;
   bool valiant_any = false;   // dragonfly Valiant: any router of the intermediate group
   bool valiant_node = false;  // routing.valiant = "node": the intermediate is a random node's router (BookSim2)

@@ -153,8 +153,8 @@ BAD = [
     ({"sim": {"watchdog": 0}}, r"^sim\.watchdog: must be an integer in \[1, 2\^44\]"),
     ({"sim": {"packet_slots": -1}}, r"^sim\.packet_slots: must be an integer in \[0, 2\^16\]"),
     ({"sim": {"latency_bins": 15}}, r"^sim\.latency_bins: must be an integer in \[16, 2\^24\], got 15$"),
-    ({"routing": {"n_indirect": 0}}, r"^routing\.n_indirect: must be an integer >= 1"),
-    ({"routing": {"deroutes": -1}}, r"^routing\.deroutes: must be an integer >= 0"),
+    ({"routing": {"n_indirect": 0}}, r"^routing\.n_indirect: must be an integer in \[1, 64\], got 0"),
+    ({"routing": {"deroutes": -1}}, r"^routing\.deroutes: must be an integer in \[0, 62\], got -1"),
     ({"sim": {"chunk": 0}}, r"^sim\.chunk: must be an integer in \[1, 2\^20\], got 0$"),
     ({"routing": {"deadlock_avoidance": 1}}, r"^routing\.deadlock_avoidance: must be true or false, got 1$"),
     ({"routing": {"deadlock_avoidance": "no"}}, r'^routing\.deadlock_avoidance: must be true or false, got "no"$'),
@@ -358,14 +358,14 @@ def test_registries_come_from_the_engine():
 
 def test_routing_keys_take_defaults_and_bounds_from_the_engine_table():
     from flitsim import _core
-    keys = {k["name"]: k for k in _core.routing_keys()}
+    keys = {k["name"]: k for k in _core.config_keys() if k["section"] == "routing"}
     assert tuple(SCHEMA["routing"]) == tuple(keys)
     assert DEFAULTS["routing"] == {n: k["default"] for n, k in keys.items() if k["filled"]}
     hi = keys["n_indirect"]["hi"]
     assert normalize({"routing": {"n_indirect": hi}})["routing"]["n_indirect"] == hi
-    with pytest.raises(ConfigError, match=rf"^routing\.n_indirect: must be an integer <= {hi}, got {hi + 1}$"):
+    with pytest.raises(ConfigError, match=rf"^routing\.n_indirect: must be an integer in \[1, {hi}\], got {hi + 1}$"):
         normalize({"routing": {"n_indirect": hi + 1}})
     # The engine applies the same bound when called without the Python front end.
-    with pytest.raises(ValueError, match=rf"routing\.n_indirect: must be <= {hi}"):
+    with pytest.raises(ValueError, match=rf"routing\.n_indirect: must be an integer in \[1, {hi}\]"):
         _core.state_layout({"topology": {"kind": "dragonfly", "p": 1, "a": 2, "h": 1},
                             "routing": {"algorithm": "ugal", "n_indirect": hi + 1}}, 1)

@@ -84,7 +84,7 @@ def key_values(key, rule):
         return rule.choices
     if rule is bool_rule:
         return (False, True)
-    bounds = {b["key"]: b["lo"] for b in _core.engine_int_keys() if b["section"] == "router"}
+    bounds = {k["name"]: k["lo"] for k in _core.config_keys() if k["section"] == "router" and k["type"] == "int"}
     # A key of another type has no values here: test_the_matrix_covers_every_kind_and_router_key fails.
     return (bounds[key], bounds[key] + 1) if key in bounds else ()
 
@@ -347,7 +347,7 @@ def routing_and_traffic_cases():
     and true/false [routing] key (the engine's key table: Valiant intermediates, UGAL cost,
     selection, ...), uniform traffic that may pick the source, and the bad-dragon pattern."""
     out = {}
-    for k in _core.routing_keys():
+    for k in (k for k in _core.config_keys() if k["section"] == "routing"):
         values = k.get("choices") if k["type"] == "choice" else (False, True) if k["type"] == "bool" else ()
         if k["name"] != "algorithm":
             out.update({f"routing.{k['name']}={v}": ({}, {k["name"]: v}) for v in values})

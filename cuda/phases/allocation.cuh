@@ -57,8 +57,8 @@ FLITSIM_HD RequestColumns transpose_serially(int p0, PortSets sets, Row&& row) {
 
 template <class Ports>
 FLITSIM_HD void run_vc_allocation(const SimView& __restrict__ s, int rep, int r, long long t, const Ports& ports, u64 busy) {
-  const Allocator a = s.prm.vc_allocator;
-  const int iterations = a == Allocator::Wavefront ? 1 : s.prm.va_iterations;  // a wavefront is maximal
+  const Allocator a = s.prm.router.vc_allocator;
+  const int iterations = a == Allocator::Wavefront ? 1 : s.prm.router.va_iterations;  // a wavefront is maximal
   for (int it = 0; it < iterations; ++it) {
     if (a == Allocator::SeparableInputFirst) {
       const PortSets va = ports.gather_of(busy, [&](int gp) { return step_va_request(s, rep, r, gp); });
@@ -86,7 +86,7 @@ FLITSIM_HD void run_vc_allocation(const SimView& __restrict__ s, int rep, int r,
 template <class Ports>
 FLITSIM_HD PortSets switch_pass(const SimView& __restrict__ s, int rep, int r, long long t, const Ports& ports, u64 busy,
                                bool spec) {
-  if (s.prm.sw_allocator == Allocator::Wavefront) {
+  if (s.prm.router.sw_allocator == Allocator::Wavefront) {
     const PortSets sa = ports.gather_of(busy, [&](int gp) { return step_sa_request(s, rep, r, gp, 0, t, spec); });
     if (!sa.outputs) return PortSets{0, 0};
     const int radix = s.port_offset[r + 1] - s.port_offset[r], first = int(t % radix);
@@ -105,7 +105,7 @@ FLITSIM_HD PortSets switch_pass(const SimView& __restrict__ s, int rep, int r, l
   PortSets sent{0, 0};
   const int p0 = s.port_offset[r];
   // The speculative pass runs one iteration: a wasted grant idles its output for the cycle.
-  const int iterations = spec ? 1 : s.prm.sa_iterations;
+  const int iterations = spec ? 1 : s.prm.router.sa_iterations;
   for (int it = 0; it < iterations; ++it) {
     const PortSets sa = ports.gather_of(busy, [&](int gp) { return step_sa_request(s, rep, r, gp, it, t, spec); });
     if (!sa.outputs) break;  // nothing left to match: later iterations would change nothing
@@ -131,7 +131,7 @@ template <class Ports>
 FLITSIM_HD PortSets run_switch_allocation(const SimView& __restrict__ s, int rep, int r, long long t, const Ports& ports,
                                           u64 busy) {
   PortSets sent = switch_pass(s, rep, r, t, ports, busy, false);
-  if (s.prm.speculative) {
+  if (s.prm.router.speculative) {
     const PortSets more = switch_pass(s, rep, r, t, ports, busy, true);
     sent.outputs |= more.outputs, sent.inputs |= more.inputs;
   }

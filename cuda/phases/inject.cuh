@@ -109,7 +109,7 @@ FLITSIM_HD void inject_node(const SimView& __restrict__ s, int rep, int gp, int 
   int* credits = &s.ni_credits[ni * s.sz.V];
   int v = s.ni_vc[ni];
   if (v < 0) {  // a new packet picks its injection VC (router.vc_policy)
-    if (s.prm.vc_policy == VcPolicy::Spread) {  // the one with the most free space
+    if (s.prm.router.vc_policy == VcPolicy::Spread) {  // the one with the most free space
       for (int w = 0; w < s.sz.V; ++w)
         if (credits[w] > 0 && (v < 0 || credits[w] > credits[v])) v = w;
       if (v < 0) return;

@@ -63,12 +63,12 @@ FLITSIM_HD_STEP int ready_output(const SimView& __restrict__ s, int rep, int gp,
     const int out = s.ivc[q].out_port;
     if (out < 0 || (ov >= 0 && (s.ivc_va_at[q] != t || !has_downstream_credit(s, rep, out, ov)))) return -1;
     // A speculative bid needs output-queue room too: with speedup a pass may find it full.
-    if (s.prm.cioq && !output_queue_has_room(s, rep, out)) return -1;
+    if (s.prm.router.cioq && !output_queue_has_room(s, rep, out)) return -1;
     return out - p0;
   }
   if (ov < 0 || !has_downstream_credit(s, rep, s.ivc[q].out_port, ov)) return -1;
-  if (s.prm.va_sa_separate && s.ivc_va_at[q] == t) return -1;
-  if (s.prm.cioq && !output_queue_has_room(s, rep, s.ivc[q].out_port)) return -1;  // output_queue.cuh
+  if (s.prm.router.va_sa_separate && s.ivc_va_at[q] == t) return -1;
+  if (s.prm.router.cioq && !output_queue_has_room(s, rep, s.ivc[q].out_port)) return -1;  // output_queue.cuh
   return s.ivc[q].out_port - p0;
 }
 
@@ -103,20 +103,20 @@ FLITSIM_HD int pick_ready_vc(const SimView& __restrict__ s, int rep, int gp, u64
     const int v = lowest_bit(m), o = ready_output(s, rep, gp, v, p0, t, spec);
     if (o < 0 || !((outputs >> o) & 1)) continue;
     vcs |= u64(1) << v;
-    if (s.prm.age_arbitration) {
+    if (s.prm.router.age_arbitration) {
       const long long a = front_created(s, rep, s.pv(rep, gp, v));
       if (oldest < 0 || a < oldest_age) oldest = v, oldest_age = a;
     }
   }
   if (!vcs) return -1;
-  return s.prm.age_arbitration ? oldest : rr_pick(vcs, s.port_state[s.pp(rep, gp)].in_rr);
+  return s.prm.router.age_arbitration ? oldest : rr_pick(vcs, s.port_state[s.pp(rep, gp)].in_rr);
 }
 
 // True when the input stage arbitrates among outputs, then among the chosen output's VCs:
 // islip's accept always; the separable allocators with router.sw_input_arbiter = "output" and
 // round-robin arbitration (with age both stages reduce to the oldest packet's VC).
 FLITSIM_HD bool input_arbiter_by_output(const SimView& s) {
-  return s.prm.sw_allocator == Allocator::Islip || (s.prm.sw_input_by_output && !s.prm.age_arbitration);
+  return s.prm.router.sw_allocator == Allocator::Islip || (s.prm.router.sw_input_by_output && !s.prm.router.age_arbitration);
 }
 
 // Returns the outputs (local bits) this input requests, for the executor's skip masks.
@@ -135,7 +135,7 @@ FLITSIM_HD_STEP u64 step_sa_request(const SimView& __restrict__ s, int rep, int 
       if (o >= 0 && (!some_matched || s.port_state[s.pp(rep, p0 + o)].sa_match < 0)) wanted |= u64(1) << o, ready |= u64(1) << v;
     }
   s.sa_ready[is] = ready;
-  if (wanted && s.prm.sw_allocator == Allocator::SeparableInputFirst) {  // one VC, one output
+  if (wanted && s.prm.router.sw_allocator == Allocator::SeparableInputFirst) {  // one VC, one output
     if (input_arbiter_by_output(s)) {
       wanted = u64(1) << rr_pick(wanted, s.port_state[ip].acc_rr);
     } else {
@@ -153,7 +153,7 @@ FLITSIM_HD_STEP u64 step_sa_request(const SimView& __restrict__ s, int rep, int 
 FLITSIM_HD u64 step_sa_grant(const SimView& __restrict__ s, int rep, int r, int out, u64 requests, long long t, bool spec = false) {
   const int p0 = s.port_offset[r];
   const long long op = s.pp(rep, out), os = s.sp(rep, out, p0);
-  if (requests && s.prm.age_arbitration) {  // the input with the oldest packet for me; ties: lowest
+  if (requests && s.prm.router.age_arbitration) {  // the input with the oldest packet for me; ties: lowest
     int best = -1;
     long long best_age = 0;
     for (u64 m = requests; m; m &= m - 1) {
@@ -189,7 +189,7 @@ FLITSIM_HD_STEP u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r
     // among the VCs whose output granted.
     v = pick_ready_vc(s, rep, gp, grants, p0, t, spec);
     o = ready_output(s, rep, gp, v, p0, t, spec);
-  } else if (s.prm.age_arbitration) {  // the granting output whose VC holds the oldest packet
+  } else if (s.prm.router.age_arbitration) {  // the granting output whose VC holds the oldest packet
     long long best_age = 0;
     o = v = -1;
     for (u64 m = grants; m; m &= m - 1) {
@@ -214,7 +214,7 @@ FLITSIM_HD_STEP u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r
   s.port_state[ip].sa_req_vc = spec && s.ivc[s.pv(rep, gp, v)].out_vc < 0 ? -1 : v;
   s.sa_accept[is] = o;
   s.port_state[ip].in_rr = next_mod(v, s.sz.V);
-  if (s.prm.sw_allocator == Allocator::Islip ? it == 0 : input_arbiter_by_output(s))
+  if (s.prm.router.sw_allocator == Allocator::Islip ? it == 0 : input_arbiter_by_output(s))
     s.port_state[ip].acc_rr = next_mod(o, radix);
   return u64(1) << o;
 }
@@ -224,8 +224,8 @@ FLITSIM_HD void match_output(const SimView& __restrict__ s, int rep, int r, int 
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0;
   const long long op = s.pp(rep, out);
   // A wasted speculative grant leaves its input no VC to send (only speculation makes one).
-  if (!s.prm.speculative || s.port_state[s.pp(rep, p0 + i)].sa_req_vc >= 0) s.port_state[op].sa_match = i;
-  if (it == 0 || s.prm.sw_allocator != Allocator::Islip) s.port_state[op].out_rr = next_mod(i, radix);
+  if (!s.prm.router.speculative || s.port_state[s.pp(rep, p0 + i)].sa_req_vc >= 0) s.port_state[op].sa_match = i;
+  if (it == 0 || s.prm.router.sw_allocator != Allocator::Islip) s.port_state[op].out_rr = next_mod(i, radix);
 }
 
 FLITSIM_HD void step_sa_update(const SimView& __restrict__ s, int rep, int r, int out, int it) {

@@ -31,7 +31,7 @@ FLITSIM_HD bool step_traverse_out(const SimView& __restrict__ s, int rep, int r,
     if (f.head()) s.packets[s.pk(rep, pid)].hops += 1;
   }
   if (f.tail()) s.ovc[s.pv(rep, out, ov)].owner = -1;
-  if (s.prm.cioq) output_queue_push(s, rep, out, g);  // the link drains it from the next cycle
+  if (s.prm.router.cioq) output_queue_push(s, rep, out, g);  // the link drains it from the next cycle
   else send_on_output(s, rep, out, g, t);
   return true;
 }
@@ -56,7 +56,7 @@ FLITSIM_HD void step_traverse_in(const SimView& __restrict__ s, int rep, int gp,
   } else {
     s.ivc[q].head = next_mod(s.ivc[q].head, B);
   }
-  if (s.prm.cioq) return_input_credit(s, rep, gp, v, t);  // at most one per cycle (output_queue.cuh)
+  if (s.prm.router.cioq) return_input_credit(s, rep, gp, v, t);  // at most one per cycle (output_queue.cuh)
   else return_credit(s, rep, gp, v, t);
   s.port_state[ip].sa_req_vc = -1;
   if (tail) {

@@ -48,7 +48,7 @@ FLITSIM_HD long long front_packet(const SimView& __restrict__ s, int rep, long l
 FLITSIM_HD int by_hop_vc(const SimView& __restrict__ s, long long q) {
   const int lo = s.ivc[q].vc_lo, hi = s.ivc[q].vc_hi;
   if (lo != 0 || hi != s.sz.V) return lo;
-  if (!s.prm.eject_on_arrival_class || s.peer_port[s.ivc[q].out_port] >= 0)
+  if (!s.prm.router.eject_on_arrival_class || s.peer_port[s.ivc[q].out_port] >= 0)
     return s.class_vc_lo(s.prm.vc_classes - 1);
   if (s.port_node[(q / s.sz.V) % s.sz.P] >= 0) return 0;  // injected here: no hop taken yet
   const int v = int(q % s.sz.V);
@@ -60,7 +60,7 @@ FLITSIM_HD int by_hop_vc(const SimView& __restrict__ s, long long q) {
 // The output VCs (bits) the routing lets input VC q use: its range [vc_lo, vc_hi), or by-hop's
 // one VC of that range.
 FLITSIM_HD u64 allowed_vcs(const SimView& __restrict__ s, long long q) {
-  if (s.prm.vc_policy == VcPolicy::ByHop) return u64(1) << by_hop_vc(s, q);
+  if (s.prm.router.vc_policy == VcPolicy::ByHop) return u64(1) << by_hop_vc(s, q);
   const int lo = s.ivc[q].vc_lo, n = s.ivc[q].vc_hi - lo;
   const u64 port_vcs = s.sz.V >= 64 ? ~u64(0) : (u64(1) << s.sz.V) - 1;  // never past the port's VCs
   return ((n >= 64 ? ~u64(0) : (u64(1) << n) - 1) << lo) & port_vcs;
@@ -71,7 +71,7 @@ FLITSIM_HD u64 allowed_vcs(const SimView& __restrict__ s, long long q) {
 // state, so an output step may change other VCs' owners while it asks.
 FLITSIM_HD bool output_vc_takes(const SimView& __restrict__ s, int rep, long long q, int out, int w) {
   const long long o = s.pv(rep, out, w);
-  const int room = s.prm.vct && s.peer_port[out] >= 0 ? s.packets[front_packet(s, rep, q)].size : 0;
+  const int room = s.prm.router.vct && s.peer_port[out] >= 0 ? s.packets[front_packet(s, rep, q)].size : 0;
   return s.ovc[o].owner < 0 && s.ovc[o].credits >= room;
 }
 // True when input VC q (whose route leads to port `out`) requests output VC w.
@@ -94,9 +94,9 @@ FLITSIM_HD u64 requested_vcs(const SimView& __restrict__ s, int rep, long long q
 //   random: the first from a start drawn per packet and hop (the same on every retry).
 FLITSIM_HD int prefer_vc(const SimView& __restrict__ s, int rep, long long q, int out, u64 vcs) {
   if (!vcs) return -1;
-  if (s.prm.vc_policy == VcPolicy::ByHop) return lowest_bit(vcs);
+  if (s.prm.router.vc_policy == VcPolicy::ByHop) return lowest_bit(vcs);
   const int lo = s.ivc[q].vc_lo, hi = s.ivc[q].vc_hi;
-  if (s.prm.vc_policy == VcPolicy::Random) {
+  if (s.prm.router.vc_policy == VcPolicy::Random) {
     const long long k = front_packet(s, rep, q);
     const uint32_t u = draw32(s.rep_seed[rep], uint32_t(k), s.packets[k].create, kRngVc, uint32_t(s.packets[k].hops) + 1);
     const int n = hi - lo, start = int(draw_below(u, uint32_t(n)));
@@ -160,7 +160,7 @@ FLITSIM_HD_STEP void step_va_grant(const SimView& __restrict__ s, int rep, int r
       const long long q = s.pv(rep, p0 + i, v);
       if (s.ivc[q].out_vc > kRequesting || s.ivc[q].out_port != out) continue;
       const int w = kRequesting - s.ivc[q].out_vc, me = i * V + v, rr = s.ovc_rr[s.pv(rep, out, w)];
-      if (s.prm.age_arbitration) {  // oldest packet; ties: the lowest port, then VC (inputs ascend)
+      if (s.prm.router.age_arbitration) {  // oldest packet; ties: the lowest port, then VC (inputs ascend)
         const long long age = front_created(s, rep, q);
         if (winner[w] < 0 || age < winner_age[w]) winner[w] = me, winner_age[w] = age;
       } else if (winner[w] < 0 || rr_distance(me, rr, n_ivc) < rr_distance(winner[w], rr, n_ivc)) {

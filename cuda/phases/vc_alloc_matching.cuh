@@ -62,7 +62,7 @@ FLITSIM_HD void step_va_grant_output_first(const SimView& s, int rep, int r, int
         const int v = lowest_bit(vm), me = i * V + v;
         const long long q = s.pv(rep, p0 + i, v);
         if (!va_requesting(s, rep, p0, i, v, out) || !requests_vc(s, rep, q, out, w)) continue;
-        if (s.prm.age_arbitration) {  // oldest packet; ties: the lowest port, then VC
+        if (s.prm.router.age_arbitration) {  // oldest packet; ties: the lowest port, then VC
           const long long age = front_created(s, rep, q);
           if (winner < 0 || age < winner_age) winner = me, winner_age = age;
         } else if (winner < 0 || rr_distance(me, rr, n_ivc) < rr_distance(winner, rr, n_ivc)) {
@@ -125,7 +125,7 @@ FLITSIM_HD void step_va_accept_granted(const SimView& s, int rep, int gp, long l
 // Releases grants their input VC did not accept; moves the pointers of accepted ones.
 FLITSIM_HD void step_va_update(const SimView& s, int rep, int r, int out, int it, long long t) {
   const int p0 = s.port_offset[r], n_ivc = (s.port_offset[r + 1] - p0) * s.sz.V;
-  const bool move = it == 0 || s.prm.vc_allocator != Allocator::Islip;
+  const bool move = it == 0 || s.prm.router.vc_allocator != Allocator::Islip;
   for (int w = 0; w < s.sz.V; ++w) {
     const long long o = s.pv(rep, out, w);
     const int g = s.ovc[o].owner;

@@ -6,14 +6,15 @@
 #include <string>
 #include <vector>
 
-#include "params.hpp"
+#include "host/config/params.hpp"
 
 namespace flitsim {
 
 struct EngineConfig;
 
 // router.architecture, speedup, output_buffer, buffer_bytes, output_buffer_bytes (with
-// traffic.flit_bytes) into c.cioq, c.speedup, c.output_buffer and c.buffer. Throws ConfigError
+// traffic.flit_bytes) into c.router.output_buffer and
+// c.router.buffer, checking them against c.model.cioq and speedup. Throws ConfigError
 // naming the key and the rule.
 void parse_router_buffering(const Params& router, const Params& traffic, EngineConfig& c);
 

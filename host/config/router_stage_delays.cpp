@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "engine_keys.hpp"
+#include "host/config/config_keys.hpp"
 
 namespace flitsim {
 
@@ -29,8 +29,8 @@ Params with_router_stage_delays(const Params& router) {
     if (router.has(keys[i])) given += (given.empty() ? "" : ", ") + router.name(keys[i]);
   if (given.empty()) return router;
   // Unset ones default to BookSim2's iq router with lookahead routing (the booksim preset's pipeline).
-  const int64_t routing = engine_int(router, "routing_delay", 0), vc_alloc = engine_int(router, "vc_alloc_delay", 1);
-  const int64_t sw_alloc = engine_int(router, "sw_alloc_delay", 1), st = engine_int(router, "st_delay", 1);
+  const int64_t routing = checked_int(router, "routing_delay", 0), vc_alloc = checked_int(router, "vc_alloc_delay", 1);
+  const int64_t sw_alloc = checked_int(router, "sw_alloc_delay", 1), st = checked_int(router, "st_delay", 1);
   const std::string turnaround = ": flitsim starts a VC's next head 1 or 2 cycles after its last (va_sa), while "
                                  "BookSim2 takes routing_delay + vc_alloc_delay + sw_alloc_delay cycles; "
                                  "add the cycles to router.st_delay for the same zero-load latency";

@@ -81,10 +81,10 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   sz.R = t.num_routers;
   sz.N = t.num_nodes;
   sz.P = t.num_ports();
-  sz.V = cfg.vcs;
-  sz.B = cfg.buffer;
-  sz.bins = cfg.latency_bins;
-  sz.batches = cfg.batches;
+  sz.V = cfg.router.vcs;
+  sz.B = cfg.router.buffer;
+  sz.bins = cfg.sim.latency_bins;
+  sz.batches = cfg.sim.batches;
   if (int64_t(sz.P) * sz.V * sz.B >= (int64_t(1) << 31))
     throw ConfigError("router.buffer: ports x router.vcs x router.buffer = " +
                       std::to_string(int64_t(sz.P) * sz.V * sz.B) + " flit slots per replica; must stay below 2^31");
@@ -103,7 +103,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
     sz.wl_reps = sz.reps;
     sz.wl_queues = wl->ni_queues;
   }
-  const int32_t packet_size = wl ? wl->packet_size : cfg.packet_size;
+  const int32_t packet_size = wl ? wl->packet_size : cfg.traffic.packet_size;
 
   // Routing tables.
   std::vector<uint8_t> dist;
@@ -121,26 +121,14 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   choose_routing(t, cfg, dist, prm, rt_table);
   const RoutingInfo& routing = routing_info(prm.routing);
   sz.rt_len = int32_t(rt_table.size());
-  if (!cfg.deadlock_avoidance) prm.vc_classes = 1;
+  if (!cfg.routing.deadlock_avoidance) prm.vc_classes = 1;
   // Adaptive choices sense local output queues (port_congestion): the routings that declare
   // it, and the adaptive global-link choice of every dragonfly routing (dragonfly_links.cuh).
   if (std::string(routing.sensing) != "none" || (dragonfly && prm.selection == Selection::Adaptive))
     sz.demand_P = sz.P;
   if (prm.snapshot_period > 0) sz.snap_P = sz.P;  // UGAL-G: the congestion snapshot (routing/snapshot.cuh)
-  prm.sa_iterations = cfg.sa_iterations;
-  prm.va_iterations = cfg.va_iterations;
-  prm.sw_allocator = cfg.sw_allocator;
-  prm.vc_allocator = cfg.vc_allocator;
-  prm.speculative = cfg.speculative;
-  prm.va_sa_separate = cfg.va_sa_separate;
-  prm.vc_policy = cfg.vc_policy;
-  prm.sw_input_by_output = cfg.sw_input_by_output;
-  prm.eject_on_arrival_class = cfg.eject_on_arrival_class;
-  prm.age_arbitration = cfg.age_arbitration;
-  prm.vct = cfg.vct;
-  prm.cioq = cfg.cioq;  // router.architecture (router_buffering.cpp)
-  prm.speedup = cfg.speedup;
-  sz.O = cfg.cioq ? cfg.output_buffer : 0;
+  prm.router = cfg.model;  // the [router] options the phases read
+  sz.O = cfg.model.cioq ? cfg.router.output_buffer : 0;
   if (int64_t(sz.P) * sz.O >= (int64_t(1) << 31))
     throw ConfigError("router.output_buffer: ports x router.output_buffer = " + std::to_string(int64_t(sz.P) * sz.O) +
                       " flit slots per replica; must stay below 2^31");
@@ -149,7 +137,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
                       " ports; the engine's allocators handle at most " + std::to_string(kMaxRadix) +
                       " (choose smaller topology parameters)");
   if (sz.V < prm.vc_classes)
-    throw ConfigError("router.vcs: routing \"" + cfg.algorithm + "\"" +
+    throw ConfigError("router.vcs: routing \"" + cfg.routing.algorithm + "\"" +
                       (std::string(routing.table) == "df_groups" ? (prm.valiant_any ? " (any)" : " (restricted)") : "") +
                       " on " + t.kind + " needs at least " +
                       std::to_string(prm.vc_classes) + " VCs (one per deadlock-avoidance class), got " +
@@ -162,7 +150,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
 
   // Packet slots per node: enough for every flit the network can buffer per node, so sources
   // rarely wait for a slot; stalls are counted and reported when they happen.
-  int64_t S = cfg.packet_slots;
+  int64_t S = cfg.sim.packet_slots;
   if (S == 0) {
     int64_t per_node = int64_t(sz.P) * sz.V * sz.B / sz.N / packet_size + 16;
     S = 16;
@@ -172,16 +160,16 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
     throw ConfigError("sim.packet_slots: nodes x packet slots must stay below 2^30");
   sz.S = int32_t(S);
 
-  prm.warmup = cfg.warmup;
-  prm.measure = cfg.measure;
-  prm.packet_size = cfg.packet_size;
-  prm.size_span = cfg.packet_size_max > 0 ? cfg.packet_size_max - cfg.packet_size : 0;
+  prm.warmup = cfg.sim.warmup;
+  prm.measure = cfg.sim.measure;
+  prm.packet_size = cfg.traffic.packet_size;
+  prm.size_span = cfg.traffic.packet_size_max > 0 ? cfg.traffic.packet_size_max - cfg.traffic.packet_size : 0;
   double on_fraction = 1.0;  // long-run fraction of cycles an on/off source is on
-  if (cfg.injection == "onoff" && !wl) {
+  if (cfg.traffic.injection == "onoff" && !wl) {
     auto x32 = [](double q) { return uint32_t(std::min(4294967295.0, std::floor(q * 4294967296.0 + 0.5))); };
     prm.injection = InjectionKind::OnOff;
-    prm.burst_alpha = x32(1.0 / cfg.burst_off);
-    prm.burst_beta = x32(1.0 / cfg.burst_on);
+    prm.burst_alpha = x32(1.0 / cfg.traffic.burst_off);
+    prm.burst_beta = x32(1.0 / cfg.traffic.burst_on);
     on_fraction = double(prm.burst_alpha) / (double(prm.burst_alpha) + double(prm.burst_beta));
     sz.onoff_N = sz.reps * sz.N;
   }
@@ -189,7 +177,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   if (wl) {  // every packet is measured: the window spans the whole run
     prm.workload = true;
     prm.wl_packet_size = wl->packet_size;
-    if (cfg.vct && wl->packet_size > cfg.buffer)
+    if (cfg.model.vct && wl->packet_size > cfg.router.buffer)
       throw ConfigError("router.flow_control: \"vct\" needs router.buffer >= the workload's packet size (" +
                         std::to_string(wl->packet_size) + " flits)");
     prm.warmup = 0;
@@ -204,10 +192,10 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   for (int gp = 0; gp < sz.P; ++gp) {
     const int32_t lat = channel_latency(t, cfg, t.port_class[gp]);
     const bool terminal = t.peer_port[gp] < 0;
-    fring_delay[gp] = terminal ? term_lat + cfg.injection_delay : cfg.router_latency + lat;
+    fring_delay[gp] = terminal ? term_lat + cfg.router.injection_delay : cfg.router.latency + lat;
     // Terminal ports get no credits back (sinks always accept); router.credit_delay delays a
     // router's credits only (BookSim2's routers delay the credits they receive, its nodes do not).
-    cring_delay[gp] = terminal ? 0 : lat + cfg.credit_delay;
+    cring_delay[gp] = terminal ? 0 : lat + cfg.router.credit_delay;
   }
   auto lengths = [](const std::vector<int32_t>& delay) {  // smallest power of two > delay
     std::vector<int32_t> len(delay.size());
@@ -225,7 +213,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
     total = int32_t(sum);
     return off;
   };
-  std::vector<int32_t> ering_delay(sz.N, cfg.router_latency + term_lat), nicring_delay(sz.N, term_lat);
+  std::vector<int32_t> ering_delay(sz.N, cfg.router.latency + term_lat), nicring_delay(sz.N, term_lat);
   std::vector<int32_t> fring_len = lengths(fring_delay), cring_len = lengths(cring_delay);
   std::vector<int32_t> ering_len = lengths(ering_delay), nicring_len = lengths(nicring_delay);
   sz.cal_len = arrival_calendar_length(t, fring_delay, cring_delay, ering_delay, nicring_delay);
@@ -301,7 +289,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
     s.rep_seed[r] = cfg.seeds[r];
     // Packets per node per cycle: the load over the mean packet size (an on/off source creates
     // only while on, at the rate that gives the same mean).
-    const double mean_size = cfg.packet_size + 0.5 * prm.size_span;
+    const double mean_size = cfg.traffic.packet_size + 0.5 * prm.size_span;
     const double p = cfg.loads[r] / mean_size / on_fraction;
     if (p > 1.0 + 1e-9)
       throw ConfigError("traffic.load: " + std::to_string(cfg.loads[r]) + " flits/node/cycle with on/off bursts (on " +

@@ -87,19 +87,19 @@ std::vector<int32_t> terminal_router_table(const Topology& t, const std::string&
 // routing.congestion): each refused where it would not apply.
 void check_booksim_convention_keys(const Topology& t, const EngineConfig& cfg, bool dor_phases) {
   const Params where("routing");
-  const std::string& alg = cfg.algorithm;
-  const std::string& v = cfg.valiant;
+  const std::string& alg = cfg.routing.algorithm;
+  const std::string& v = cfg.routing.valiant;
   if (v == "differing-dims" && !dor_phases)
     where.fail("valiant", "\"differing-dims\" applies to algorithms \"valiant-dor\" and \"ugal-dor\" (HyperX), not \"" +
                               alg + "\"");
   if (dor_phases && !v.empty() && v != "node" && v != "differing-dims")
     where.fail("valiant", "must be unset, \"node\" or \"differing-dims\" with algorithm \"" + alg + "\", got \"" + v + "\"");
-  if (cfg.congestion == "downstream" && alg != "ugal" && alg != "ugal-dor")
+  if (cfg.routing.congestion == "downstream" && alg != "ugal" && alg != "ugal-dor")
     where.fail("congestion", "\"downstream\" applies to algorithms \"ugal\" and \"ugal-dor\", not \"" + alg + "\"");
-  if (!cfg.vc_scheme.empty() && (alg != "ugal" || !dragonfly_tables(t)))
-    where.fail("vc_scheme", "\"" + cfg.vc_scheme + "\" applies to algorithm \"ugal\" on dragonflies, not \"" + alg +
+  if (!cfg.routing.vc_scheme.empty() && (alg != "ugal" || !dragonfly_tables(t)))
+    where.fail("vc_scheme", "\"" + cfg.routing.vc_scheme + "\" applies to algorithm \"ugal\" on dragonflies, not \"" + alg +
                                 "\" on " + t.kind);
-  if (cfg.decide_at_injection && alg != "ugal" && alg != "ugal-dor")
+  if (cfg.routing.decide_at_injection && alg != "ugal" && alg != "ugal-dor")
     where.fail("decide_at_injection", "applies to algorithms \"ugal\" and \"ugal-dor\", not \"" + alg + "\"");
   if (dor_phases && t.num_routers < 3)
     where.fail("algorithm", "\"" + alg + "\" needs at least 3 routers, got " + std::to_string(t.num_routers));
@@ -119,60 +119,60 @@ const RoutingInfo& find_routing(const Topology& t, const std::string& alg) {
 void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vector<uint8_t>& dist,
                     SimParams& prm, std::vector<int32_t>& rt_table) {
   const Params where("routing");
-  const std::string& alg = cfg.algorithm;
+  const std::string& alg = cfg.routing.algorithm;
   const RoutingInfo& info = find_routing(t, alg);
   const std::string family = info.family, table = info.table, sensing = info.sensing;
   const bool dragonfly = family == "Dragonfly";
   const bool valiant = alg == "valiant";
   const bool dor_phases = alg == "valiant-dor" || alg == "ugal-dor";  // HyperX, phases in dimension order
   const bool ugal = alg == "ugal" || alg == "ugal-g" || alg == "par" || alg == "ugal-dor";  // cost rule, candidates, offset
-  const bool node = cfg.valiant == "node";  // BookSim2's intermediate: a random node (all topologies)
+  const bool node = cfg.routing.valiant == "node";  // BookSim2's intermediate: a random node (all topologies)
   check_booksim_convention_keys(t, cfg, dor_phases);
-  if (!cfg.valiant.empty() && !node && (valiant || ugal) && !dragonfly && !dor_phases)
-    where.fail("valiant", "only applies to dragonflies as \"" + cfg.valiant + "\" (generic Valiant on " + t.kind +
+  if (!cfg.routing.valiant.empty() && !node && (valiant || ugal) && !dragonfly && !dor_phases)
+    where.fail("valiant", "only applies to dragonflies as \"" + cfg.routing.valiant + "\" (generic Valiant on " + t.kind +
                               " draws any router with terminals, \"node\" the router of any node); leave it unset "
                               "or use \"node\"");
   if (node && (alg == "ugal-g" || alg == "par"))  // like every routing.valiant value, ignored by non-Valiant routings
     where.fail("valiant", "\"node\" applies to algorithms \"valiant\" and \"ugal\", not \"" + alg + "\"");
   prm.valiant_node = node;
-  prm.valiant_dims = cfg.valiant == "differing-dims";
-  prm.ugal_downstream = cfg.congestion == "downstream";
-  prm.df_booksim_vcs = cfg.vc_scheme == "booksim";
-  prm.decide_at_injection = cfg.decide_at_injection;
+  prm.valiant_dims = cfg.routing.valiant == "differing-dims";
+  prm.ugal_downstream = cfg.routing.congestion == "downstream";
+  prm.df_booksim_vcs = cfg.routing.vc_scheme == "booksim";
+  prm.decide_at_injection = cfg.routing.decide_at_injection;
   // Selection: random per packet and hop unless adaptive; up*/down* defaults to D-mod-k.
-  const std::string& sel = cfg.selection;
+  const std::string& sel = cfg.routing.selection;
   if (sel == "dmodk" && alg != "updown")
     where.fail("selection", "\"dmodk\" only applies to algorithm \"updown\" (trees), not \"" + alg + "\"");
   prm.selection = sel == "adaptive" ? Selection::Adaptive
                   : (sel == "dmodk" || (sel.empty() && alg == "updown")) ? Selection::DModK
                                                                          : Selection::Oblivious;
   // UGAL-L and the weighted HyperX routings (fixed point, see SimParams).
-  prm.n_indirect = cfg.n_indirect > 0 ? cfg.n_indirect : dragonfly ? 1 : 4;
-  prm.penalty_x256 = int32_t(std::llround(cfg.penalty * 256.0));
-  prm.ugal_cost = cfg.cost == "hops"              ? UgalCost::Hops
-                  : cfg.cost == "booksim"         ? UgalCost::BookSim
-                  : cfg.cost == "booksim-flatfly" ? UgalCost::BookSimFlatfly
+  prm.n_indirect = cfg.routing.n_indirect > 0 ? cfg.routing.n_indirect : dragonfly ? 1 : 4;
+  prm.penalty_x256 = int32_t(std::llround(cfg.routing.penalty * 256.0));
+  prm.ugal_cost = cfg.routing.cost == "hops"              ? UgalCost::Hops
+                  : cfg.routing.cost == "booksim"         ? UgalCost::BookSim
+                  : cfg.routing.cost == "booksim-flatfly" ? UgalCost::BookSimFlatfly
                                                   : UgalCost::Queue;
   // Non-minimal bias: BookSim's 30 flits for its rule; 4 flits for the weighted HyperX routings,
   // which with 0 (SuperSim's setting) deroute at low load on the few flits a busy port always
   // has in flight (docs/routing.md); 0 for the other UGAL rules (P3's formulas).
   const bool weighted = alg == "clos-ad" || alg == "dimwar" || alg == "omniwar";
-  prm.ugal_offset = cfg.offset >= 0                                      ? cfg.offset
+  prm.ugal_offset = cfg.routing.offset >= 0                                      ? cfg.routing.offset
                     : prm.ugal_cost == UgalCost::BookSim && ugal        ? 30
                     : prm.ugal_cost == UgalCost::BookSimFlatfly && ugal ? 2
                     : weighted                                          ? 4
                                                                         : 0;
-  prm.threshold_x256 = std::llround(cfg.threshold / 100.0 * double(cfg.vcs) * double(cfg.buffer) * 256.0);
-  prm.multi_deroute = cfg.multi_deroute;
+  prm.threshold_x256 = std::llround(cfg.routing.threshold / 100.0 * double(cfg.router.vcs) * double(cfg.router.buffer) * 256.0);
+  prm.multi_deroute = cfg.routing.multi_deroute;
   prm.routing = info.kind;
-  if (sensing == "snapshot") prm.snapshot_period = cfg.snapshot_period;
+  if (sensing == "snapshot") prm.snapshot_period = cfg.routing.snapshot_period;
 
-  ClassInputs in{false, 0, cfg.deroutes, 1, cfg.vc_scheme == "booksim"};
+  ClassInputs in{false, 0, cfg.routing.deroutes, 1, cfg.routing.vc_scheme == "booksim"};
   if (table == "df_groups") {
     if (t.attrs.at("groups") < 3)
       where.fail("algorithm", "\"" + alg + "\" on a dragonfly needs at least 3 groups, got " +
                                   std::to_string(t.attrs.at("groups")));
-    prm.valiant_any = in.valiant_any = cfg.valiant == "any" || node;  // node: VA's classes and phases
+    prm.valiant_any = in.valiant_any = cfg.routing.valiant == "any" || node;  // node: VA's classes and phases
   } else if (table == "hx_coords") {
     rt_table = hyperx_rt_table(t, alg);
     in.dims = rt_table[0];

@@ -20,8 +20,8 @@ struct PatternContext {
   int64_t N;
 
   int64_t need_shift() const {
-    if (!cfg.has_shift) where.fail("shift", "is required for pattern \"" + cfg.pattern + "\"");
-    return cfg.shift;
+    if (!cfg.traffic.has_shift) where.fail("shift", "is required for pattern \"" + cfg.traffic.pattern + "\"");
+    return cfg.traffic.shift;
   }
   int64_t reduce(int64_t v) const { return ((v % N) + N) % N; }
   int bits() const {
@@ -31,7 +31,7 @@ struct PatternContext {
   }
   void need_pow2() const {
     if ((int64_t(1) << bits()) != N)
-      where.fail("pattern", "\"" + cfg.pattern + "\" needs a power-of-two number of nodes, got " + std::to_string(N));
+      where.fail("pattern", "\"" + cfg.traffic.pattern + "\" needs a power-of-two number of nodes, got " + std::to_string(N));
     prm.pat_bits = bits();
   }
 };
@@ -40,7 +40,7 @@ struct PatternContext {
 [[maybe_unused]] void setup_none(PatternContext&) {}  // for device-only rules (registry.h)
 // traffic.self = true selects BookSim2's uniform, which may pick the source itself.
 void setup_uniform(PatternContext& c) {
-  if (c.cfg.uniform_self) c.prm.pattern = PatternKind::UniformSelf;
+  if (c.cfg.traffic.uniform_self) c.prm.pattern = PatternKind::UniformSelf;
 }
 void setup_bitcomp(PatternContext&) {}
 void setup_bitrev(PatternContext& c) { c.need_pow2(); }
@@ -81,19 +81,19 @@ void setup_bad_dragon(PatternContext& c) {
 }
 void setup_randperm(PatternContext&) {}  // the permutation is drawn per replica (fill_traffic_table)
 void setup_hotspot(PatternContext& c) {
-  for (int64_t h : c.cfg.hotspots)
+  for (int64_t h : c.cfg.traffic.hotspots)
     if (h < 0 || h >= c.N)
       c.where.fail("hotspots", "rank " + std::to_string(h) + " is outside [0, " + std::to_string(c.N) + ")");
-  c.prm.hot_count = int32_t(c.cfg.hotspots.size());
-  c.prm.hot_all = c.cfg.hotspot_fraction >= 1.0;
-  c.prm.hot_threshold = uint32_t(std::min(4294967295.0, std::floor(c.cfg.hotspot_fraction * 4294967296.0)));
+  c.prm.hot_count = int32_t(c.cfg.traffic.hotspots.size());
+  c.prm.hot_all = c.cfg.traffic.hotspot_fraction >= 1.0;
+  c.prm.hot_threshold = uint32_t(std::min(4294967295.0, std::floor(c.cfg.traffic.hotspot_fraction * 4294967296.0)));
 }
 void setup_worst_case(PatternContext& c) {
   c.tables.fixed = worst_case_map(c.t, c.where);
 }
 void setup_swap2(PatternContext& c) {
   const HxShape h = hyperx_shape(c.t, c.where, "swap2");
-  if (h.W.size() < 2 && c.cfg.dims.empty())
+  if (h.W.size() < 2 && c.cfg.traffic.dims.empty())
     c.where.fail("pattern", "\"swap2\" needs a hyperx with at least 2 dimensions");
   const std::vector<int64_t> dims = targeted_dims(c.cfg, c.where, h.W.size(), "swap2", {0, 1});
   if (dims.size() != 2) c.where.fail("dims", "\"swap2\" takes exactly 2 dimensions (even ranks, odd ranks)");
@@ -146,17 +146,17 @@ std::vector<std::string> pattern_names() {
 TrafficTables choose_pattern(const Topology& t, const EngineConfig& cfg, SimParams& prm, Sizes& sz) {
   TrafficTables tables;
   PatternContext c{t, cfg, prm, tables, Params("traffic"), t.num_nodes};
-  const std::string& pat = cfg.pattern;
+  const std::string& pat = cfg.traffic.pattern;
   const PatternInfo* info = nullptr;
   for (const PatternInfo& p : kPatterns)
     if (*p.name && pat == p.name) info = &p;
   if (!info) c.where.fail("pattern", "unknown pattern \"" + pat + "\"");
   prm.pattern = info->kind;
   info->setup(c);
-  if (cfg.uniform_self && std::string(info->name) != "uniform")
+  if (cfg.traffic.uniform_self && std::string(info->name) != "uniform")
     c.where.fail("self", "only applies to pattern \"uniform\" (BookSim2's uniform may pick the source), not \"" +
                              pat + "\"");
-  if (!cfg.dims.empty() && !info->reads_dims) {
+  if (!cfg.traffic.dims.empty() && !info->reads_dims) {
     std::string readers;
     for (const PatternInfo& p : kPatterns)
       if (p.reads_dims) readers += std::string(readers.empty() ? "" : " and ") + "\"" + p.name + "\"";
@@ -167,7 +167,7 @@ TrafficTables choose_pattern(const Topology& t, const EngineConfig& cfg, SimPara
   int32_t len = 0;
   if (prm.pattern == PatternKind::RandPerm || !tables.fixed.empty()) prm.tr_perm = len, len += int32_t(N);
   if (prm.pattern == PatternKind::Urb) prm.tr_hx = len, len += int32_t(tables.hx.size());
-  if (cfg.placement == "random" && prm.pattern != PatternKind::Uniform) {
+  if (cfg.traffic.placement == "random" && prm.pattern != PatternKind::Uniform) {
     prm.tr_rank = len, len += int32_t(N);
     prm.tr_node = len, len += int32_t(N);
   }
@@ -190,7 +190,7 @@ void fill_traffic_table(const EngineConfig& cfg, const SimParams& prm, const Siz
     for (int32_t k = 0; k < N; ++k) tab[prm.tr_node + k] = node_of[k], tab[prm.tr_rank + node_of[k]] = k;
   }
   if (prm.tr_hot >= 0)
-    for (int32_t i = 0; i < prm.hot_count; ++i) tab[prm.tr_hot + i] = int32_t(cfg.hotspots[i]);
+    for (int32_t i = 0; i < prm.hot_count; ++i) tab[prm.tr_hot + i] = int32_t(cfg.traffic.hotspots[i]);
 }
 
 }  // namespace flitsim

@@ -15,7 +15,7 @@ HxShape hyperx_shape(const Topology& t, const Params& where, const std::string& 
 
 std::vector<int64_t> targeted_dims(const EngineConfig& cfg, const Params& where, size_t D,
                                    const std::string& pat, std::vector<int64_t> def) {
-  std::vector<int64_t> dims = cfg.dims.empty() ? def : cfg.dims;
+  std::vector<int64_t> dims = cfg.traffic.dims.empty() ? def : cfg.traffic.dims;
   if (dims.empty()) where.fail("dims", "is required for pattern \"" + pat + "\" (a list of HyperX dimensions)");
   std::vector<bool> seen(D, false);
   for (int64_t d : dims) {

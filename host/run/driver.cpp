@@ -74,16 +74,16 @@ void check_progress(Backend& backend, HostState& h, const EngineConfig& cfg, int
   const long long failures = h.counters[rep].route_failures;
   if (failures > 0) {
     backend.download(h);
-    throw InvariantError("routing \"" + cfg.algorithm + "\" gave " + std::to_string(failures) +
+    throw InvariantError("routing \"" + cfg.routing.algorithm + "\" gave " + std::to_string(failures) +
                          " head flit(s) no output port" + where + " (a flitsim bug); input VCs:\n" +
                          describe_blocked(h, rep, 12));
   }
   long long buffered = 0;
   const long long stalled = stalled_cycles(h, rep, t, &buffered);
-  if (stalled > cfg.watchdog) {
+  if (stalled > cfg.sim.watchdog) {
     backend.download(h);
     throw DeadlockError("deadlock: no flit moved for " + std::to_string(stalled) + " cycles (watchdog " +
-                        std::to_string(cfg.watchdog) + ")" + where + (cfg.workload ? " of the workload" : "") +
+                        std::to_string(cfg.sim.watchdog) + ")" + where + (cfg.workload ? " of the workload" : "") +
                         " with " + std::to_string(buffered) + " flits buffered; blocked input VCs:\n" +
                         describe_blocked(h, rep, 12));
   }
@@ -120,7 +120,7 @@ long long run_workload(Backend& backend, HostState& h, const EngineConfig& cfg, 
       throw WorkloadError("workload: not finished after workload.max_cycles = " + std::to_string(w.max_cycles) +
                           " cycles; programs still waiting:\n" + waiting);
     }
-    const long long n = std::min(cfg.chunk, w.max_cycles - t);
+    const long long n = std::min(cfg.sim.chunk, w.max_cycles - t);
     runner.run(t, n);
     t += n;
     backend.sync_counters(h);
@@ -142,12 +142,12 @@ long long run_workload(Backend& backend, HostState& h, const EngineConfig& cfg, 
 RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::string& backend_name, int threads,
                      const ProgressFn& progress) {
   HostState h = make_initial_state(topo, cfg);  // validates before anything runs
-  std::unique_ptr<Backend> backend = choose_backend(backend_name, threads, cfg.schedule);
+  std::unique_ptr<Backend> backend = choose_backend(backend_name, threads, cfg.sim.schedule);
   const auto start = std::chrono::steady_clock::now();
   backend->upload(h);
 
   const Sizes& sz = h.sz;
-  const long long window_end = cfg.warmup + cfg.measure, limit = window_end + cfg.drain_limit;
+  const long long window_end = cfg.sim.warmup + cfg.sim.measure, limit = window_end + cfg.sim.drain_limit;
   std::vector<bool> done(sz.reps, false), drained(sz.reps, false), stalled(sz.reps, false), paused(sz.reps, false);
   long long t = 0;
   bool all_done = false;
@@ -171,7 +171,7 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
     return false;
   };
   while (!all_done && must_continue()) {
-    const long long n = t < limit ? std::min(cfg.chunk, limit - t) : cfg.chunk;
+    const long long n = t < limit ? std::min(cfg.sim.chunk, limit - t) : cfg.sim.chunk;
     runner.run(t, n);
     t += n;
     backend->sync_counters(h);
@@ -179,7 +179,7 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
     for (int rep = 0; rep < sz.reps; ++rep) {
       check_progress(*backend, h, cfg, rep, t);
       const long long still = stalled_cycles(h, rep, t);
-      stalled[rep] = still >= std::min(n, cfg.chunk);
+      stalled[rep] = still >= std::min(n, cfg.sim.chunk);
       if (t >= window_end) {
         const ReplicaCounters& c = h.counters[rep];
         drained[rep] = c.tagged_delivered == c.tagged_created;
@@ -188,7 +188,7 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
         // A saturated network moves flits every cycle; one whose flits stand still (even
         // briefly: a lock-up may have formed just now) is not called saturated yet.
         const bool behind = accepted_below_offered(c.created_flits, c.ejected_flits,
-                                                   (long long)sz.N * cfg.measure, cfg.saturation_tolerance);
+                                                   (long long)sz.N * cfg.sim.measure, cfg.sim.saturation_tolerance);
         // A pause seen at one check is told from a lock-up at the next: a replica that moved
         // since then is alive. A credit-bound network pauses periodically, and a pause that
         // fell on every chunk boundary used to keep such a replica running forever.

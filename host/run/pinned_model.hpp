@@ -13,41 +13,21 @@
 
 namespace flitsim {
 
-// X(field of the view, its value in the pinned model).
-#define FLITSIM_PINNED_MODEL(X)                  \
-  X(prm.sa_iterations, 1)                        \
-  X(prm.va_iterations, 1)                        \
-  X(prm.sw_allocator, Allocator::Islip)          \
-  X(prm.vc_allocator, Allocator::SeparableInputFirst) \
-  X(prm.speculative, false)                      \
-  X(prm.va_sa_separate, false)                   \
-  X(prm.vc_policy, VcPolicy::Spread)             \
-  X(prm.sw_input_by_output, false)               \
-  X(prm.eject_on_arrival_class, false)           \
-  X(prm.age_arbitration, false)                  \
-  X(prm.vct, false)                              \
-  X(prm.cioq, false)                             \
-  X(prm.speedup, 1)                              \
-  X(prm.injection, InjectionKind::Bernoulli)     \
-  X(prm.workload, false)                         \
-  X(prm.decide_at_injection, false)
-
+// The pinned model: SimParams' defaults (cuda/state.cuh states them once) for the router model
+// and the source; the routing's options stay free.
 constexpr bool is_pinned_model(const SimView& s) {
-  bool same = true;
-#define FLITSIM_SAME(field, value) same = same && s.field == (value);
-  FLITSIM_PINNED_MODEL(FLITSIM_SAME)
-#undef FLITSIM_SAME
-  return same;
+  constexpr SimParams d{};
+  return same_model(s.prm.router, d.router) && s.prm.injection == d.injection && s.prm.workload == d.workload &&
+         s.prm.decide_at_injection == d.decide_at_injection;
 }
-// The pinned values are the engine's defaults: change a default and this fails, rather than the
-// default model silently losing its fast instance.
-static_assert(is_pinned_model(SimView{}), "FLITSIM_PINNED_MODEL must list SimParams' default values");
 
 // Only on a view the executor owns by value (see above).
 inline void pin_model(SimView& s) {
-#define FLITSIM_PIN(field, value) s.field = (value);
-  FLITSIM_PINNED_MODEL(FLITSIM_PIN)
-#undef FLITSIM_PIN
+  constexpr SimParams d{};
+  s.prm.router = d.router;
+  s.prm.injection = d.injection;
+  s.prm.workload = d.workload;
+  s.prm.decide_at_injection = d.decide_at_injection;
 }
 
 }  // namespace flitsim

@@ -74,8 +74,8 @@ ReplicaStats collect(const HostState& h, const EngineConfig& cfg, int rep, bool 
   s.drained = drained;
   // A closed loop cannot saturate (its programs set the pace); see the per-job times.
   s.saturated = !cfg.workload && (!drained || accepted_below_offered(s.created_flits, s.ejected_flits,
-                                                                      (long long)sz.N * cfg.measure,
-                                                                      cfg.saturation_tolerance));
+                                                                      (long long)sz.N * cfg.sim.measure,
+                                                                      cfg.sim.saturation_tolerance));
   if (cfg.workload) s.workload = collect_workload(*cfg.workload, h, rep);
   return s;
 }

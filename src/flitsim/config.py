@@ -16,11 +16,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import _core
-from .validation import ConfigError, Checker
-from .validation import bool_rule as _bool
+from .config_keys import DEFAULTS as KEY_DEFAULTS
+from .config_keys import SCHEMA, key
+from .validation import ConfigError
 from .validation import choice_rule as _choice
-from .validation import float_rule as _float
-from .validation import int_list_rule as _int_list
 from .validation import int_rule as _int
 from .validation import is_int as _is_int
 from .validation import is_number as _is_number
@@ -46,11 +45,9 @@ TOPOLOGY_KEYS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _core.topol
 # Only the default topology gets Python-side defaults; other kinds' builders decide theirs.
 TOPOLOGY_DEFAULTS: dict[str, dict[str, Any]] = {"dragonfly": {"p": 4, "a": 8, "h": 4}}
 
-# routing.algorithm names, from the engine's routing registry (cuda/routing/registry.h), and
-# the [routing] keys with their defaults and bounds (host/config/routing_keys.cpp).
-_ROUTING_KEYS = _core.routing_keys()
+# routing.algorithm and traffic.pattern names, from the engine's registries
+# (cuda/routing/registry.h, cuda/traffic/registry.h).
 ALGORITHMS = tuple(dict.fromkeys(r["algorithm"] for r in _core.routings()))
-# traffic.pattern names, from the engine's pattern registry (host/init/traffic_choice.cpp).
 PATTERNS = tuple(_core.patterns())
 
 # Every router.preset and its [router] keys (host/config/router_presets.cpp): a key the preset sets
@@ -62,130 +59,29 @@ ROUTER_PRESETS: dict[str, dict[str, Any]] = dict(_core.router_presets())
 STAGE_DELAY_KEYS: tuple[str, ...] = tuple(_core.router_stage_delay_keys())
 PIPELINE_DELAY_KEYS = STAGE_DELAY_KEYS[:-1]
 
-# Defaults of every key that has one. Keys of a section without a default are optional:
-# they appear in the normalised dict only when set, and the engine picks per-algorithm
-# (or per-pattern) values otherwise.
+# Defaults of every key that has one (host/config/keys_*.cpp, through config_keys.py). Keys of a
+# section without a default are optional: they appear in the normalised dict only when set, and
+# the engine picks per-algorithm (or per-pattern) values otherwise.
 DEFAULTS: dict[str, dict[str, Any]] = {
     "topology": {"kind": "dragonfly"},
-    "router": {"vcs": 4, "buffer": 32, "latency": 2, "alloc_iterations": 1},
-    "channels": {"latency": 1},
-    # [routing]: the keys the engine's table marks as filled (the others stay unset unless
-    # given: the engine picks per routing).
-    "routing": {k["name"]: k["default"] for k in _ROUTING_KEYS if k["filled"]},
-    "traffic": {"pattern": "uniform", "load": 0.1, "packet_size": 1, "placement": "contiguous"},
-    "sim": {"warmup": 1000, "measure": 2000, "seed": 1, "drain_limit": 50000, "watchdog": 5000,
-            "packet_slots": 0, "latency_bins": 16384, "chunk": 128, "saturation_tolerance": 0.05, "batches": 10,
-            "schedule": "auto"},
+    "router": KEY_DEFAULTS["router"],
+    "channels": KEY_DEFAULTS["channels"],
+    "routing": KEY_DEFAULTS["routing"],
+    "traffic": KEY_DEFAULTS["traffic"],
+    "sim": KEY_DEFAULTS["sim"],
 }
 SECTIONS = tuple(DEFAULTS)
 # router.sw_allocator / vc_allocator choices, in the order of the engine's Allocator enum.
-ALLOCATORS = ("islip", "separable-input-first", "separable-output-first", "wavefront")
+ALLOCATORS = tuple(key("router", "sw_allocator")["choices"])
 # Tables that are allowed but not filled in by default: they appear in the normalised dict
 # only when given. [sweep] describes an experiment over many configs (flitsim sweep), not
 # one simulation; the engine never reads it.
 OPTIONAL_SECTIONS = ("sweep", "cost", "workload")
 SWEEP_KEYS = ("over", "max_replicas")
 
-def _routing_checker(k: dict[str, Any]) -> Checker:
-    """The rule of one [routing] key from the engine's key table (host/config/routing_keys.cpp)."""
-    if k["type"] == "int":
-        return _int(k["lo"], k["hi"])
-    if k["type"] == "float":
-        return _float(k["lo"], k["hi"])
-    if k["type"] == "bool":
-        return _bool
-    return _choice(tuple(k["choices"]), "algorithm" if k["name"] == "algorithm" else "value")
-
-
 _INT64_MAX = 2**63 - 1  # results and HDF5 attributes hold integers as int64
-
-
-def _engine_bounds() -> dict[tuple[str, str], Checker]:
-    """Rules of the engine's integer keys, from the engine's own table (host/config/engine_keys.cpp):
-    the range that keeps each value inside the type that stores it, stated once."""
-    out = {}
-    for b in _core.engine_int_keys():
-        def check(key: str, v: Any, lo=b["lo"], hi=b["hi"], rule=b["rule"]) -> int:
-            if not _is_int(v) or not lo <= v <= hi:
-                raise ConfigError(f"{key}: {rule}, got {_show(v)}")
-            return v
-        out[(b["section"], b["key"])] = check
-    return out
-
-
-_ENGINE_INTS = _engine_bounds()
-
-
-def _engine_int(section: str, key: str, lo: int) -> Checker:
-    return _ENGINE_INTS.get((section, key)) or _int(lo)
-
-
-def _output_queue_depth(key: str) -> Checker:
-    """router.output_buffer(_bytes): one depth, of the one queue per output port that its VCs
-    share (cuda/phases/output_queue.cuh). A list (a depth per VC) is refused with the reason:
-    per-VC output queues are not modelled, and not needed for deadlock freedom (a queued flit
-    already owns its downstream credit, so no VC waits behind another)."""
-    depth = _engine_int("router", key, 1)
-
-    def check(name: str, v: Any) -> int:
-        if isinstance(v, (list, tuple)):
-            raise ConfigError(f"{name}: one depth per output port, got a list {_show(v)}: the VCs of a port "
-                              f"share its output queue (per-VC output queues are not modelled; "
-                              f"docs/configuration.md)")
-        return depth(name, v)
-    return check
-
-
-# Rules of every key of the fixed sections ([topology] and [channels] are open, see below).
-SCHEMA: dict[str, dict[str, Checker]] = {
-    "router": {**{k: _engine_int("router", k, lo)
-                  for k, lo in (("vcs", 1), ("buffer", 1), ("latency", 0), ("alloc_iterations", 1),
-                                ("sa_iterations", 1))},
-               # router model (host/config/engine_config.cpp parse_router_model; unset = the preset's)
-               "preset": _choice(tuple(ROUTER_PRESETS)), "va_sa": _choice(("same-cycle", "separate")),
-               "vc_policy": _choice(("spread", "by-hop", "random")),
-               "arbitration": _choice(("round-robin", "age")),
-               "flow_control": _choice(("wormhole", "vct")),
-               # buffering (host/config/router_buffering.cpp): cross-key rules are the engine's
-               "architecture": _choice(("iq", "cioq")),
-               **{k: _engine_int("router", k, 1) for k in ("speedup", "buffer_bytes")},
-               **{k: _output_queue_depth(k) for k in ("output_buffer", "output_buffer_bytes")},
-               "injection_delay": _engine_int("router", "injection_delay", 0),
-               # stage delays (host/config/router_stage_delays.cpp): the engine derives latency and va_sa
-               **{k: _engine_int("router", k, 0) for k in STAGE_DELAY_KEYS},
-               # allocators (host/config/engine_config.cpp parse_allocators)
-               "sw_allocator": _choice(ALLOCATORS), "vc_allocator": _choice(ALLOCATORS), "speculative": _bool,
-               # BookSim2's conventions (host/config/engine_config.cpp parse_booksim_router_conventions)
-               "sw_input_arbiter": _choice(("vc", "output")), "eject_vc": _choice(("last-class", "arrival"))},
-    "routing": {k["name"]: _routing_checker(k) for k in _ROUTING_KEYS},
-    "traffic": {
-        "pattern": _choice(PATTERNS, "pattern"),
-        "load": _float(0, 1),
-        "packet_size": _engine_int("traffic", "packet_size", 1),
-        "shift": _int(),
-        "placement": _choice(("contiguous", "random")),
-        "hotspots": _int_list(0),
-        "hotspot_fraction": _float(0, 1),
-        "dims": _int_list(0),
-        "injection": _choice(("bernoulli", "onoff")),
-        "burst_on": _float(1, 1e9),
-        "burst_off": _float(1, 1e9),
-        "packet_sizes": _int_list(1),
-        "flit_bytes": _engine_int("traffic", "flit_bytes", 1),  # router buffers in bytes
-        "self": _bool,  # uniform may pick the source (BookSim2); host/init/traffic_choice.cpp
-    },
-    "sim": {
-        "warmup": _engine_int("sim", "warmup", 0), "measure": _engine_int("sim", "measure", 1),
-        "seed": _engine_int("sim", "seed", 0), "drain_limit": _engine_int("sim", "drain_limit", 1),
-        "watchdog": _engine_int("sim", "watchdog", 1),
-        "packet_slots": _engine_int("sim", "packet_slots", 0),
-        "latency_bins": _engine_int("sim", "latency_bins", 16),
-        "chunk": _engine_int("sim", "chunk", 1), "saturation_tolerance": _float(0, 1),
-        "batches": _engine_int("sim", "batches", 1),
-        "schedule": _choice(("auto", "router", "block", "graph", "persistent")),  # host/run/backend.hpp
-    },
-}
-_channel_latency = _engine_int("channels", "*", 1)
+# [channels] is open: every key is a class latency, with channels.latency's bounds.
+_channel_latency = SCHEMA["channels"]["latency"]
 
 
 # Builder keys that take true/false (docs/topologies.md); any other boolean is a mistake.
@@ -342,7 +238,7 @@ def check_sweep_key(spec: str, key: str) -> tuple[str, str]:
     if section not in DEFAULTS:
         raise ConfigError(f'sweep "{spec}": unknown section "{section}" '
                           f'(known: {", ".join(SECTIONS)})')
-    if section in SCHEMA and name not in SCHEMA[section]:
+    if section in SCHEMA and section != "channels" and name not in SCHEMA[section]:
         raise ConfigError(f'sweep "{spec}": unknown key "{key}" '
                           f'(known: {", ".join(SCHEMA[section])})')
     if section == "topology":

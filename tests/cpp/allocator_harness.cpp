@@ -98,12 +98,12 @@ int main(int argc, char** argv) {
   SimView s;
   s.sz = sz;
   s.prm.vc_classes = 1;
-  s.prm.age_arbitration = num("age", 0) != 0;
-  s.prm.vc_policy = arg["policy"] == "by-hop" ? VcPolicy::ByHop : VcPolicy::Spread;
-  s.prm.sa_iterations = s.prm.va_iterations = num("iters", 1);
-  s.prm.speculative = s.prm.va_sa_separate = num("spec", 0) != 0;
-  s.prm.sw_input_by_output = arg["input"] == "output";
-  (va ? s.prm.vc_allocator : s.prm.sw_allocator) = allocator_named(arg["alloc"]);
+  s.prm.router.age_arbitration = num("age", 0) != 0;
+  s.prm.router.vc_policy = arg["policy"] == "by-hop" ? VcPolicy::ByHop : VcPolicy::Spread;
+  s.prm.router.sa_iterations = s.prm.router.va_iterations = num("iters", 1);
+  s.prm.router.speculative = s.prm.router.va_sa_separate = num("spec", 0) != 0;
+  s.prm.router.sw_input_by_output = arg["input"] == "output";
+  (va ? s.prm.router.vc_allocator : s.prm.router.sw_allocator) = allocator_named(arg["alloc"]);
 #define FLITSIM_POINT(type, name, count) s.name = name.data();
   FLITSIM_STATE_ARRAYS(FLITSIM_POINT)
 #undef FLITSIM_POINT
