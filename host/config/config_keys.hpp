@@ -34,6 +34,7 @@ struct KeySpec {
   std::vector<std::string> choices;  // Choice: the names, in the order of the enum the field holds
   bool filled = false;               // the front end writes the default into every normalised config
   std::string read_by = "all";       // [routing]: the algorithms that read it; [traffic]: the patterns
+                                     // or the injection process
   std::string doc;                   // one line for docs/configuration.md and `flitsim config`
   std::string why;                   // Int: what the bounds protect (storage types, sums)
   // Stores a given value into its field (null: the section's own rules read it).

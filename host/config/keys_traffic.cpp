@@ -28,14 +28,16 @@ const std::vector<KeySpec>& traffic_keys() {
                                           "targeted HyperX dimensions")),
         choice_key("traffic", "injection", {"bernoulli", "onoff"}, FLITSIM_FIELD(traffic.injection),
                    "packet creation process: Bernoulli, or on/off bursts"),
-        float_key("traffic", "burst_on", 1, 1e9, FLITSIM_FIELD(traffic.burst_on), "on/off: mean on period (cycles)"),
-        float_key("traffic", "burst_off", 1, 1e9, FLITSIM_FIELD(traffic.burst_off), "on/off: mean off period (cycles)"),
+        read_by("onoff", float_key("traffic", "burst_on", 1, 1e9, FLITSIM_FIELD(traffic.burst_on),
+                                   "on/off: mean on period (cycles)")),
+        read_by("onoff", float_key("traffic", "burst_off", 1, 1e9, FLITSIM_FIELD(traffic.burst_off),
+                                   "on/off: mean off period (cycles)")),
         rules_key("traffic", "packet_sizes", KeyType::IntList,
                   "[min, max]: packet sizes uniform in that range (flits), instead of packet_size"),
         int_rules_key("traffic", "flit_bytes", 1, int64_t(1) << 20, "bytes per flit (router buffers in bytes)",
                       "bytes per flit (router buffers in bytes)"),
-        bool_key("traffic", "self", FLITSIM_FIELD(traffic.uniform_self),
-                 "uniform may pick the source itself (BookSim2)"),
+        read_by("uniform", bool_key("traffic", "self", FLITSIM_FIELD(traffic.uniform_self),
+                                    "uniform may pick the source itself (BookSim2)")),
     };
   }();
   return k;

@@ -38,6 +38,9 @@ def __getattr__(name):
         # `flitsim.saturate(cfg)` works also once Python has bound the submodule here).
         import importlib
         return getattr(importlib.import_module(f".{name}", __name__), name)
+    if name == "resolve_config":  # every key the run reads, with the engine's value
+        from .config_keys import resolve
+        return resolve
     if name == "open":  # flitsim.open(path): a results or sweep file as pandas tables
         from .reader import open_results
         return open_results
@@ -54,4 +57,4 @@ SUBMODULES = ("topology", "topology_analysis", "config", "engine", "results", "w
 
 
 __all__ = ["Result", "run", "run_replicas", "load_config", "loads_config", "normalize",
-           "ConfigError", "open", "available_backends", "backend_status", "__version__"]
+           "resolve_config", "ConfigError", "open", "available_backends", "backend_status", "__version__"]

@@ -2,8 +2,8 @@
 (host/config/keys_<section>.cpp): type, default, bounds, choices, which routings read them and a
 doc line. Everything on the Python side derives from this one declaration: the rules and
 defaults of config.py, the sweep axes, `flitsim config` and the key tables of
-docs/configuration.md (`python -m flitsim.config_keys --markdown` regenerates them; a test
-fails when they drift).
+docs/configuration.md (`python -m flitsim.config_keys --update docs/configuration.md`
+regenerates them; a test fails when they drift).
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from . import _core
 from .validation import Checker, ConfigError
 from .validation import bool_rule, choice_rule, float_rule, int_list_rule, int_rule, is_int, show
 
-__all__ = ["KEYS", "SCHEMA", "DEFAULTS", "key", "markdown_tables"]
+__all__ = ["KEYS", "SCHEMA", "DEFAULTS", "key", "resolve", "unset_keys", "markdown_table", "update_doc"]
 
 # One dict per key, in declaration order (section by section).
 KEYS: tuple[dict[str, Any], ...] = tuple(_core.config_keys())
@@ -95,6 +95,57 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     sec: {name: k["default"] for name, k in keys.items() if k["filled"]} for sec, keys in _BY_SECTION.items()}
 
 
+def _read(k: dict[str, Any], cfg: dict[str, Any]) -> bool:
+    """Whether the run reads key k: every routing (pattern) reads it, or the config's does."""
+    if k["read_by"] == "all":
+        return True
+    chosen = {"routing": (cfg.get("routing", {}).get("algorithm"),),
+              "traffic": (cfg.get("traffic", {}).get("pattern"), cfg.get("traffic", {}).get("injection", "bernoulli"))
+              }.get(k["section"], ())
+    return any(c in k["read_by"].split() for c in chosen)
+
+
+def resolve(cfg: dict[str, Any]) -> dict[str, Any]:
+    """A normalised config with every key the run reads written out with the value the engine
+    uses (router.preset and the stage delays applied, defaults that depend on other keys
+    resolved), in declaration order: what `flitsim config` prints and every results file records.
+    It is itself a valid configuration that runs the same simulation. Keys the engine picks per
+    routing and topology stay out when unset (`unset_keys`). Raises ConfigError for a rule
+    between keys (e.g. router.speedup without router.architecture = "cioq")."""
+    try:
+        values = _core.engine_values(cfg)
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+    out = {sec: dict(v) if isinstance(v, dict) else v for sec, v in cfg.items()}
+    for sec, keys in _BY_SECTION.items():
+        if sec == "channels" or sec not in out:
+            continue
+        given = out[sec]
+        merged = {}
+        for name, k in keys.items():
+            v = given.get(name, values.get(sec, {}).get(name))
+            # A size in bytes states the size in flits: both given is refused.
+            if name not in given and (v is None or f"{name}_bytes" in given or not _read(k, cfg)):
+                continue
+            merged[name] = v
+        out[sec] = merged
+    return out
+
+
+def unset_keys(cfg: dict[str, Any]) -> list[dict[str, Any]]:
+    """The keys the run reads that are unset in ``resolve(cfg)``: the engine picks them per routing,
+    pattern or topology (each declaration's doc says how)."""
+    full = resolve(cfg)
+    return [k for k in KEYS if k["section"] in full and k["section"] != "channels" and _read(k, cfg)
+            and k["name"] not in full[k["section"]] and not k["name"].endswith("_bytes")
+            and k["default"] is None and k["name"] in _UNSET_BY_ENGINE.get(k["section"], ())]
+
+
+# Keys whose unset value means "the engine picks" (not "off"): shown as comments by `flitsim config`.
+_UNSET_BY_ENGINE = {"routing": ("valiant", "n_indirect", "offset", "deroutes", "congestion", "selection",
+                                "vc_scheme")}
+
+
 def _shown(v: Any) -> str:
     if v is None:
         return "unset"
@@ -115,20 +166,38 @@ def _rule(k: dict[str, Any]) -> str:
         f"one of {len(k['choices'])} names (below)"
 
 
-def markdown_tables() -> str:
-    """The key tables of docs/configuration.md, one per section, generated from the declaration."""
-    parts = []
-    for sec, keys in _BY_SECTION.items():
-        rows = [f"### [{sec}] keys", "", "| key | default | values | read by | meaning |", "|---|---|---|---|---|"]
-        for name, k in keys.items():
-            doc = k["doc"].replace("|", "\\|")
-            reader = "" if k["read_by"] == "all" else k["read_by"].replace(" ", ", ")
-            rows.append(f"| `{sec}.{name}` | {_shown(k['default'])} | {_rule(k)} | {reader} | {doc} |")
-        parts.append("\n".join(rows))
-    return "\n\n".join(parts) + "\n"
+def markdown_table(section: str) -> str:
+    """The key table of one section for docs/configuration.md, generated from the declaration."""
+    rows = ["| Key | Default | Values | Read by | Meaning |", "|---|---|---|---|---|"]
+    for name, k in _BY_SECTION[section].items():
+        doc = k["doc"].replace("|", "\\|")
+        reader = "" if k["read_by"] == "all" else ", ".join(f"`{r}`" for r in k["read_by"].split())
+        rows.append(f"| `{name}` | {_shown(k['default'])} | {_rule(k)} | {reader} | {doc} |")
+    return "\n".join(rows) + "\n"
 
 
-if __name__ == "__main__":  # python -m flitsim.config_keys --markdown
-    if sys.argv[1:] != ["--markdown"]:
-        sys.exit("usage: python -m flitsim.config_keys --markdown")
-    sys.stdout.write(markdown_tables())
+_REGION = "<!-- keys:{0} (generated: python -m flitsim.config_keys --update docs/configuration.md) -->\n"
+_END = "<!-- /keys:{0} -->\n"
+
+
+def update_doc(text: str) -> str:
+    """``text`` with every generated key table (between its two markers) regenerated."""
+    for section in _BY_SECTION:
+        start, end = _REGION.format(section), _END.format(section)
+        if start in text:
+            head, rest = text.split(start, 1)
+            _, tail = rest.split(end, 1)
+            text = head + start + markdown_table(section) + end + tail
+    return text
+
+
+if __name__ == "__main__":  # python -m flitsim.config_keys --update docs/configuration.md
+    if len(sys.argv) != 3 or sys.argv[1] != "--update":
+        sys.exit("usage: python -m flitsim.config_keys --update docs/configuration.md")
+    with open(sys.argv[2], encoding="utf-8") as f:
+        old = f.read()
+    new = update_doc(old)
+    if new != old:
+        with open(sys.argv[2], "w", encoding="utf-8") as f:
+            f.write(new)
+    print(f"{sys.argv[2]}: key tables {'updated' if new != old else 'already current'}")

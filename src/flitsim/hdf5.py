@@ -19,7 +19,7 @@ from . import __version__
 from .results import Result
 from .workload_result import JOB_ARRAYS, NODE_ARRAYS, WorkloadResult
 
-__all__ = ["SCHEMA_VERSION", "write_results", "read_results", "read_config", "read_attrs",
+__all__ = ["SCHEMA_VERSION", "write_results", "read_results", "read_config", "read_resolved_config", "read_attrs",
            "create_sweep", "append_sweep", "read_sweep", "is_sweep"]
 
 SCHEMA_VERSION = 1
@@ -147,11 +147,26 @@ def _read_workload(g: h5py.Group) -> WorkloadResult:
     return WorkloadResult(**kw)
 
 
+def _resolved(config: dict) -> dict:
+    """The config with every key the run reads and its value (config_keys.resolve), or the
+    config itself where the engine cannot read it alone (a sweep's base before its points)."""
+    from .config_keys import resolve
+    from .validation import ConfigError
+    try:
+        return resolve(config)
+    except ConfigError:
+        return config
+
+
 def _write_config(f: h5py.File, config: dict) -> None:
-    # The JSON string is the exact copy; the per-section attributes are for browsing.
+    # config_json is the exact copy of the normalised config; resolved_json adds every key the
+    # run reads with the engine's value (the router model included); the per-section
+    # attributes, of the resolved one, are for browsing.
     g = f.create_group("config")
     g.attrs["config_json"] = json.dumps(config)
-    for section, keys in config.items():
+    resolved = _resolved(config)
+    g.attrs["resolved_json"] = json.dumps(resolved)
+    for section, keys in resolved.items():
         sg = g.create_group(section)
         for k, v in keys.items():
             tables = isinstance(v, list) and any(isinstance(x, dict) for x in v)  # workload.jobs
@@ -205,6 +220,14 @@ def _read_replica(rg: h5py.Group, shared: dict) -> Result:
     if "workload" in rg:
         kw["workload"] = _read_workload(rg["workload"])
     return Result(**kw, **shared)
+
+
+def read_resolved_config(path: str | os.PathLike) -> dict:
+    """The config the file was written with, every key the run read written out with its value
+    (files written before it was recorded: the normalised config)."""
+    with _open_checked(path) as f:
+        attrs = f["config"].attrs
+        return json.loads(attrs["resolved_json"] if "resolved_json" in attrs else attrs["config_json"])
 
 
 def read_config(path: str | os.PathLike) -> dict:

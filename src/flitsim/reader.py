@@ -45,6 +45,8 @@ class ResultsFile:
             self.keys = []
             self.results = hdf5.read_results(path)
             self.points = [{} for _ in self.results]
+        # Every key the run read, with the engine's value (the router model included).
+        self.resolved_config = hdf5.read_resolved_config(path)
 
     def __len__(self) -> int:
         return len(self.results)

@@ -82,19 +82,27 @@ def _add_config(sub: argparse._SubParsersAction) -> None:
         "config", formatter_class=_Formatter, epilog=CONFIG_EXAMPLES,
         help="print the normalised configuration, defaults filled in",
         description="Check a configuration (with --set overrides applied) and print it as the\n"
-                    "engine sees it: every section, every defaulted key. The output is itself\n"
-                    "a valid configuration file.")
+                    "engine sees it: every section, every key the run reads with its value\n"
+                    "(router.preset and defaults resolved; keys the engine picks per routing\n"
+                    "listed as comments). The output is itself a valid configuration file.")
     _add_config_args(p)
     p.set_defaults(func=cmd_config)
 
 
 def cmd_config(args: argparse.Namespace) -> int:
+    from ..config_keys import resolve, unset_keys
     cfg = load_config(args.config, args.overrides)
+    full = resolve(cfg)
     if args.json:
-        _print_json(cfg)
+        _print_json(full)
     else:
         from ..toml_writer import dumps
-        sys.stdout.write(dumps(cfg))
+        sys.stdout.write(dumps(full))
+        unset = unset_keys(cfg)
+        if unset:
+            sys.stdout.write("\n# Unset: the engine picks these per routing and topology\n")
+            for k in unset:
+                sys.stdout.write(f"# {k['section']}.{k['name']}: {k['doc']}\n")
     return EXIT_OK
 
 

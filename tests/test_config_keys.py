@@ -1,0 +1,113 @@
+"""One declaration per key (host/config/keys_<section>.cpp): the engine reads every key through it
+into its parameter structs, Python's rules and defaults, `flitsim config`, the results files and
+the key tables of docs/configuration.md all derive from it."""
+import json
+import pathlib
+
+import pytest
+
+import flitsim
+from conftest import small_dragonfly
+from flitsim import _core, hdf5
+from flitsim.config import DEFAULTS, SCHEMA, ConfigError, normalize
+from flitsim.config_keys import KEYS, resolve, unset_keys, update_doc
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+# Keys whose other values need a companion key (the rules between keys, engine_config.cpp).
+COMPANIONS = {("router", "speedup"): {"architecture": "cioq"}, ("router", "output_buffer"): {"architecture": "cioq"},
+              ("router", "speculative"): {"va_sa": "separate"}, ("sim", "measure"): {"batches": 1}}
+
+
+def other_value(k):
+    """A legal value of key k other than its default."""
+    if k["type"] == "choice":
+        return next(c for c in k["choices"] if c != k["default"])
+    if k["type"] == "bool":
+        return not k["default"]
+    if k["type"] == "int":
+        return k["lo"] + 1 if k["default"] == k["lo"] else k["lo"]
+    if k["type"] == "float":
+        return (k["lo"] + k["hi"]) / 2 if k["default"] != (k["lo"] + k["hi"]) / 2 else k["lo"]
+    return [k["lo"] + 1]
+
+
+def test_doc_key_tables_are_the_declaration():
+    text = (ROOT / "docs" / "configuration.md").read_text()
+    assert "<!-- keys:router" in text and "<!-- keys:sim" in text
+    assert update_doc(text) == text, "run: python -m flitsim.config_keys --update docs/configuration.md"
+
+
+def test_python_rules_and_defaults_come_from_the_declaration():
+    for k in KEYS:
+        assert k["name"] in SCHEMA[k["section"]]
+        if k["filled"]:
+            assert DEFAULTS[k["section"]][k["name"]] == k["default"]
+        else:
+            assert k["name"] not in DEFAULTS.get(k["section"], {})
+
+
+@pytest.mark.parametrize("k", [k for k in KEYS if k["section"] != "channels"],
+                         ids=lambda k: f"{k['section']}.{k['name']}")
+def test_the_engine_reads_every_key_into_its_field(k):
+    """Each declared key that fills a field: a value other than the default, given, is the value
+    the engine holds (the routing keys on an algorithm that reads them)."""
+    engine = _core.engine_values(normalize(small_dragonfly()))
+    if k["name"] not in engine.get(k["section"], {}) or k["type"] == "int_list" and k["name"] == "hotspots":
+        pytest.skip("read by its section's own rules (sizes in bytes, stage delays, packet_sizes)")
+    v = other_value(k)
+    sections = {k["section"]: {k["name"]: v, **COMPANIONS.get((k["section"], k["name"]), {})}}
+    if k["section"] == "routing" and k["name"] != "algorithm" and k["read_by"] != "all":
+        sections["routing"]["algorithm"] = k["read_by"].split()[0]
+    got = _core.engine_values(normalize(small_dragonfly(**sections)))[k["section"]][k["name"]]
+    assert got == v
+
+
+def test_flitsim_config_prints_every_router_key_and_reads_back_the_same(capsys):
+    from flitsim.cli import main
+    assert main(["config", str(ROOT / "configs" / "dragonfly-1k.toml"), "--set", "router.preset=booksim"]) == 0
+    out = capsys.readouterr().out
+    import tomllib
+    printed = tomllib.loads(out)
+    skipped = {"buffer_bytes", "output_buffer_bytes", "output_buffer", "routing_delay", "vc_alloc_delay",
+               "sw_alloc_delay", "st_delay"}  # sizes in bytes, cioq only, the stage-delay spelling of latency
+    assert set(printed["router"]) == {k["name"] for k in KEYS if k["section"] == "router"} - skipped
+    assert printed["router"]["vc_policy"] == "by-hop" and printed["router"]["injection_delay"] == 1
+    assert resolve(normalize(printed)) == printed  # the printed config is complete and valid
+    assert "# routing.selection" in out  # unset: the engine picks per routing (a comment)
+
+
+def test_a_resolved_config_runs_the_same_simulation():
+    cfg = normalize(small_dragonfly(router={"preset": "booksim", "vcs": 4}, routing={"algorithm": "ugal"},
+                                    traffic={"load": 0.4}, sim={"warmup": 100, "measure": 300}))
+    a = flitsim.run(cfg, backend="cpu", progress=False)
+    b = flitsim.run(resolve(cfg), backend="cpu", progress=False)
+    drop = ("wall_seconds",)
+    assert {k: v for k, v in a.summary().items() if k not in drop} == \
+        {k: v for k, v in b.summary().items() if k not in drop}
+    assert (a.latency_hist == b.latency_hist).all() and (a.channel_flits == b.channel_flits).all()
+
+
+def test_rules_between_keys_are_refused_by_resolve():
+    with pytest.raises(ConfigError, match=r'^router\.speedup: needs router\.architecture = "cioq"'):
+        resolve(normalize(small_dragonfly(router={"speedup": 2})))
+
+
+def test_unset_keys_are_the_ones_the_engine_picks():
+    names = {(k["section"], k["name"]) for k in unset_keys(normalize(small_dragonfly(routing={"algorithm": "ugal"})))}
+    assert ("routing", "n_indirect") in names and ("routing", "offset") in names
+    assert ("routing", "deroutes") not in names  # omniwar's alone
+
+
+def test_a_results_file_records_the_router_model(tmp_path):
+    cfg = normalize(small_dragonfly(router={"preset": "hyperx-paper"}, sim={"warmup": 50, "measure": 100},
+                                    traffic={"packet_size": 4}))
+    res = flitsim.run(cfg, backend="cpu", progress=False)
+    path = tmp_path / "run.h5"
+    hdf5.write_results(path, [res], cfg)
+    opened = flitsim.open(path)
+    assert opened.config == cfg  # the normalised config as given
+    assert opened.resolved_config == resolve(cfg)
+    router = opened.resolved_config["router"]
+    assert (router["architecture"], router["speedup"], router["arbitration"]) == ("cioq", 2, "age")
+    assert json.loads(json.dumps(opened.resolved_config)) == opened.resolved_config
