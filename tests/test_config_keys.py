@@ -111,3 +111,23 @@ def test_a_results_file_records_the_router_model(tmp_path):
     router = opened.resolved_config["router"]
     assert (router["architecture"], router["speedup"], router["arbitration"]) == ("cioq", 2, "age")
     assert json.loads(json.dumps(opened.resolved_config)) == opened.resolved_config
+
+
+def test_sim_latency_threshold_adds_bookSim2s_criterion():
+    """sim.latency_threshold, added as docs/contributing.md's worked example of a new key (its
+    declaration in keys_sim.cpp, its field in RunKeys, its reader in replica_stats.cpp): a replica
+    whose measured mean packet latency exceeds it is saturated, whatever it accepted."""
+    base = small_dragonfly(traffic={"load": 0.1}, sim={"warmup": 100, "measure": 400})
+    free = flitsim.run(base, backend="cpu", progress=False)
+    assert not free.saturated and 5 < free.latency_mean < 40
+    below = int(free.latency_mean)  # the mean is above this
+    over = flitsim.run(small_dragonfly(traffic={"load": 0.1}, sim={"warmup": 100, "measure": 400,
+                                                                     "latency_threshold": below}),
+                       backend="cpu", progress=False)
+    assert over.saturated and over.latency_mean == free.latency_mean  # only the verdict changes
+    fine = flitsim.run(small_dragonfly(traffic={"load": 0.1}, sim={"warmup": 100, "measure": 400,
+                                                                     "latency_threshold": below + 1}),
+                       backend="cpu", progress=False)
+    assert not fine.saturated
+    with pytest.raises(ConfigError, match=r"^sim\.latency_threshold: must be an integer in \[1, 2\^44\], got 0"):
+        normalize(small_dragonfly(sim={"latency_threshold": 0}))

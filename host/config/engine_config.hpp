@@ -62,6 +62,7 @@ struct RunKeys {
   CudaSchedule schedule = CudaSchedule::Auto;
   int32_t packet_slots = 0, latency_bins = 16384, batches = 10;
   double saturation_tolerance = 0.05;  // accepted < (1 − tol)·offered ⇒ saturated
+  long long latency_threshold = 0;     // mean latency > this ⇒ saturated (BookSim2's latency_thres); 0: off
 };
 
 struct EngineConfig {

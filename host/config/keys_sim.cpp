@@ -41,6 +41,9 @@ const std::vector<KeySpec>& sim_keys() {
                      "cycles between Ctrl-C checks and progress updates", "cycles between Ctrl-C checks and progress")),
       filled(float_key("sim", "saturation_tolerance", 0, 1, FLITSIM_FIELD(sim.saturation_tolerance),
                        "saturated when accepted < (1 - this) x offered")),
+      int_key("sim", "latency_threshold", 1, kCycles, FLITSIM_FIELD(sim.latency_threshold),
+              "also saturated when the measured packets' mean latency exceeds this many cycles (BookSim2's "
+              "latency_thres); unset: off", "cycle counts"),
       filled(int_key("sim", "batches", 1, int64_t(1) << 16, FLITSIM_FIELD(sim.batches),
                      "time batches of the window (time series, batch-means intervals)",
                      "batch index (cycle x batches stays in int64)")),

@@ -76,6 +76,9 @@ ReplicaStats collect(const HostState& h, const EngineConfig& cfg, int rep, bool 
   s.saturated = !cfg.workload && (!drained || accepted_below_offered(s.created_flits, s.ejected_flits,
                                                                       (long long)sz.N * cfg.sim.measure,
                                                                       cfg.sim.saturation_tolerance));
+  // sim.latency_threshold: BookSim2's criterion, in integers (mean latency > T as sum > T x packets).
+  const long long T = cfg.sim.latency_threshold;
+  if (!cfg.workload && T > 0 && __int128(s.latency_sum) > __int128(T) * s.packets_measured) s.saturated = true;
   if (cfg.workload) s.workload = collect_workload(*cfg.workload, h, rep);
   return s;
 }

@@ -41,7 +41,7 @@ struct ReplicaStats {
   double load = 0;
   uint64_t seed = 0;
   bool drained = false;    // every measured packet arrived before the drain limit
-  bool saturated = false;  // saturation_rule(): not drained, or accepted clearly below offered
+  bool saturated = false;  // not drained, accepted clearly below offered, or over sim.latency_threshold
 #define FLITSIM_STAT_SCALAR(name, ...) long long name = 0;
 #define FLITSIM_STAT_SCALAR_SUM(e, name, ...) long long name = 0;
 #define FLITSIM_STAT_ARRAY(name, ...) std::vector<long long> name;
@@ -69,7 +69,8 @@ struct StatInfo {
 const std::vector<StatInfo>& replica_stat_schema();
 
 // Replica rep's statistics; drained: every measured packet arrived (the driver's verdict).
-// saturated = !drained || accepted_below_offered (never in closed-loop workload runs).
+// saturated = !drained || accepted_below_offered || mean latency > sim.latency_threshold (when
+// set), never in closed-loop workload runs.
 ReplicaStats collect(const HostState& h, const EngineConfig& cfg, int rep, bool drained);
 
 }  // namespace flitsim
