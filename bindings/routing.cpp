@@ -25,11 +25,13 @@ void bind_routing(py::module_& m) {
           d["kind"] = i.kind_name, d["id"] = int(i.kind), d["algorithm"] = i.algorithm, d["family"] = i.family;
           d["header"] = std::string("cuda/routing/") + i.header, d["eject"] = i.eject, d["sensing"] = i.sensing;
           d["table"] = i.table, d["candidates"] = i.candidates;
+          d["label"] = i.traits->label, d["reads"] = i.traits->reads;  // RoutingTraits (route_choice.cuh)
           out.append(d);
         }
         return out;
       },
-      "The routing registry: kind, algorithm name, topology family, header, ejection, sensing, host table.");
+      "The routing registry: kind, algorithm name, topology family, header, ejection, sensing, host table, "
+      "and its traits: display label, the [routing] keys it reads.");
   m.def(
       "routing_setup",
       [](const py::dict& cfg) {

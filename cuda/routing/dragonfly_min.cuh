@@ -43,4 +43,7 @@ FLITSIM_HD RouteChoice route_dragonfly_min(const SimView& s, int rep, int r, con
   return df_minimal_hop(s, rep, r, p, 0, kDfAnyLevel, 1);
 }
 
+// Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
+constexpr RoutingTraits traits_dragonfly_min{"MIN", "", 0};
+
 }  // namespace flitsim

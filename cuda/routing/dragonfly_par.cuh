@@ -48,4 +48,7 @@ FLITSIM_HD RouteChoice route_dragonfly_par(const SimView& s, int rep, int r, con
   return df_valiant_continue(s, rep, r, p, 1);
 }
 
+// Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
+constexpr RoutingTraits traits_dragonfly_par{"PAR", kUgalKeys, kDrawsIntermediate | kUgalDecision | kNoNodeIntermediate, 1};
+
 }  // namespace flitsim

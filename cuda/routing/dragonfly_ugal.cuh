@@ -138,4 +138,7 @@ FLITSIM_HD RouteChoice route_dragonfly_ugal(const SimView& s, int rep, int r, co
   return s.prm.df_booksim_vcs ? df_booksim_vcs(s, r, p, c) : c;
 }
 
+// Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
+constexpr RoutingTraits traits_dragonfly_ugal{"UGAL", "valiant n_indirect penalty threshold cost offset vc_scheme decide_at_injection congestion", kDrawsIntermediate | kUgalDecision, 1};
+
 }  // namespace flitsim

@@ -99,4 +99,7 @@ FLITSIM_HD RouteChoice route_dragonfly_ugalg(const SimView& s, int rep, int r, c
   return df_valiant_continue(s, rep, r, p);
 }
 
+// Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
+constexpr RoutingTraits traits_dragonfly_ugalg{"UGAL-G", "valiant n_indirect penalty threshold cost offset snapshot_period", kDrawsIntermediate | kUgalDecision | kNoNodeIntermediate, 1};
+
 }  // namespace flitsim

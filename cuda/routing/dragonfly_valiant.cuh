@@ -100,4 +100,7 @@ FLITSIM_HD RouteChoice route_dragonfly_valiant(const SimView& s, int rep, int r,
   return df_valiant_continue(s, rep, r, p);
 }
 
+// Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
+constexpr RoutingTraits traits_dragonfly_valiant{"Valiant", "valiant", kDrawsIntermediate};
+
 }  // namespace flitsim

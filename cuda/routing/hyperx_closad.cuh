@@ -95,4 +95,7 @@ FLITSIM_HD RouteChoice route_hyperx_closad(const SimView& s, int rep, int r, con
   return route_hyperx_dor_toward(s, rep, r, p, p.dst_router, 1);
 }
 
+// Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
+constexpr RoutingTraits traits_hyperx_closad{"Clos-AD", "offset", 0, 0, 4};
+
 }  // namespace flitsim

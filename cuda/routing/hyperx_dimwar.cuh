@@ -34,4 +34,7 @@ FLITSIM_HD RouteChoice route_hyperx_dimwar(const SimView& s, int rep, int r, con
   return route_in_class(s, port, deroute ? 1 : 0);
 }
 
+// Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
+constexpr RoutingTraits traits_hyperx_dimwar{"DimWAR", "offset", 0, 0, 4};
+
 }  // namespace flitsim

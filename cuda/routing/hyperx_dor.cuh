@@ -27,4 +27,7 @@ FLITSIM_HD RouteChoice route_hyperx_dor(const SimView& s, int rep, int r, const 
   return route_hyperx_dor_toward(s, rep, r, p, p.dst_router, 0);
 }
 
+// Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
+constexpr RoutingTraits traits_hyperx_dor{"DOR", "", 0};
+
 }  // namespace flitsim

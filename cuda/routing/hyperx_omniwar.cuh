@@ -46,4 +46,7 @@ FLITSIM_HD RouteChoice route_hyperx_omniwar(const SimView& s, int rep, int r, co
   return route_in_class(s, port, k);
 }
 
+// Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
+constexpr RoutingTraits traits_hyperx_omniwar{"OmniWAR", "offset deroutes multi_deroute", 0, 0, 4};
+
 }  // namespace flitsim

@@ -96,4 +96,11 @@ FLITSIM_HD RouteChoice route_hyperx_ugal_dor(const SimView& s, int rep, int r, c
   return hx_dor_phases(s, rep, r, p, false);
 }
 
+// Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
+constexpr RoutingTraits traits_hyperx_valiant_dor{"Valiant (DOR phases)", "valiant", kDrawsIntermediate | kDorPhases};
+// Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
+constexpr RoutingTraits traits_hyperx_ugal_dor{"UGAL (DOR phases)",
+                                                "valiant n_indirect penalty threshold cost offset decide_at_injection congestion",
+                                                kDrawsIntermediate | kDorPhases | kUgalDecision, 4};
+
 }  // namespace flitsim

@@ -21,6 +21,26 @@ struct VcClasses {
   int32_t phase_classes = 1;  // SimParams::phase_classes
 };
 
+// What the host knows of a routing beyond its route and classes functions, declared beside
+// them in its header and named by its registry line: the keys it reads (every [routing] key's
+// read_by derives from these, host/config/keys_routing.cpp), their per-routing defaults, its
+// display label and its family flags (host/init/routing_choice.cpp tests flags, never names).
+enum RoutingFlag : uint32_t {
+  kDrawsIntermediate = 1u << 0,  // a Valiant intermediate per packet (routing.valiant picks how)
+  kDorPhases = 1u << 1,          // phases in dimension order (routing.valiant = "differing-dims")
+  kUgalDecision = 1u << 2,       // a UGAL cost rule: routing.offset defaults from routing.cost
+  kNoNodeIntermediate = 1u << 3, // routing.valiant = "node" not modelled
+  kDModK = 1u << 4,              // routing.selection = "dmodk" applies, and is the default
+};
+struct RoutingTraits {
+  const char* label;       // display name (plots, tables)
+  const char* reads;       // [routing] keys it reads besides algorithm, selection, deadlock_avoidance
+  uint32_t flags;          // RoutingFlag bits
+  int32_t n_indirect = 0;  // routing.n_indirect when unset (routings that read it)
+  int32_t offset = 0;      // routing.offset when unset (kUgalDecision: from routing.cost instead)
+};
+constexpr const char* kUgalKeys = "valiant n_indirect penalty threshold cost offset";
+
 struct RouteChoice {
   int32_t port;    // global output port
   int32_t vc_lo;   // allowed output VCs are [vc_lo, vc_hi)

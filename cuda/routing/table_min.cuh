@@ -54,4 +54,7 @@ FLITSIM_HD RouteChoice route_table_min(const SimView& s, int rep, int r, const P
   return table_min_toward(s, rep, r, p, p.dst_router, cls, hops);
 }
 
+// Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
+constexpr RoutingTraits traits_table_min{"MIN", "", 0};
+
 }  // namespace flitsim

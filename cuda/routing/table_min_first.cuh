@@ -22,4 +22,7 @@ FLITSIM_HD RouteChoice route_table_min_first(const SimView& s, int rep, int r, c
   return RouteChoice{-1, 0, 0};  // unreachable on a connected topology: phase_route counts a failure
 }
 
+// Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
+constexpr RoutingTraits traits_table_min_first{"MIN (first port)", "", 0};
+
 }  // namespace flitsim

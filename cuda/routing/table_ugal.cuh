@@ -67,4 +67,7 @@ FLITSIM_HD RouteChoice route_table_ugal(const SimView& s, int rep, int r, const 
   return route_table_valiant(s, rep, r, p, false);
 }
 
+// Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
+constexpr RoutingTraits traits_table_ugal{"UGAL", "valiant n_indirect penalty threshold cost offset decide_at_injection congestion", kDrawsIntermediate | kUgalDecision, 4};
+
 }  // namespace flitsim

@@ -71,4 +71,7 @@ FLITSIM_HD RouteChoice route_table_ugalg(const SimView& s, int rep, int r, const
   return route_table_valiant(s, rep, r, p);
 }
 
+// Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
+constexpr RoutingTraits traits_table_ugalg{"UGAL-G", "valiant n_indirect penalty threshold cost offset snapshot_period", kDrawsIntermediate | kUgalDecision | kNoNodeIntermediate, 4};
+
 }  // namespace flitsim

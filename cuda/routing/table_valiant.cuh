@@ -75,4 +75,7 @@ FLITSIM_HD RouteChoice route_table_valiant(const SimView& s, int rep, int r, con
   return table_min_toward(s, rep, r, p, p.dst_router, c + (h1 < c - 1 ? h1 : c - 1), hops);
 }
 
+// Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
+constexpr RoutingTraits traits_table_valiant{"Valiant", "valiant", kDrawsIntermediate};
+
 }  // namespace flitsim

@@ -36,4 +36,7 @@ FLITSIM_HD RouteChoice route_updown(const SimView& s, int rep, int r, const Pack
   }
 }
 
+// Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
+constexpr RoutingTraits traits_updown{"up*/down*", "", kDModK};
+
 }  // namespace flitsim

@@ -33,6 +33,7 @@ struct KeySpec {
   double flo = 0, fhi = 0;           // Float: inclusive bounds
   std::vector<std::string> choices;  // Choice: the names, in the order of the enum the field holds
   bool filled = false;               // the front end writes the default into every normalised config
+  bool refuse_unread = false;        // set away from its default where not read_by: refused, not ignored
   std::string read_by = "all";       // [routing]: the algorithms that read it; [traffic]: the patterns
                                      // or the injection process
   std::string doc;                   // one line for docs/configuration.md and `flitsim config`
@@ -153,5 +154,6 @@ KeySpec int_list_key(const char* section, const char* name, int64_t lo, F field,
 // by the routings (or patterns) listed.
 inline KeySpec filled(KeySpec k) { return k.filled = true, k; }
 inline KeySpec read_by(const char* who, KeySpec k) { return k.read_by = who, k; }
+inline KeySpec refuse_unread(KeySpec k) { return k.refuse_unread = true, k; }
 
 }  // namespace flitsim

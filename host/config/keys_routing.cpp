@@ -7,6 +7,9 @@ namespace flitsim {
 
 namespace {
 
+// read_by of a routing key: the algorithms whose traits list it (cuda/routing/<routing>.cuh).
+KeySpec readers(KeySpec k) { return read_by(reader_names(k.name).c_str(), k); }
+
 std::vector<std::string> algorithm_names() {
   std::vector<std::string> names;
   for (const RoutingInfo& i : routing_registry()) {
@@ -24,46 +27,40 @@ const std::vector<KeySpec>& routing_keys() {
   static const std::vector<KeySpec> k = {
       filled(choice_key("routing", "algorithm", algorithm_names(), FLITSIM_FIELD(routing.algorithm),
                         "the routing function (cuda/routing/registry.h)")),
-      read_by("valiant ugal ugal-g par valiant-dor ugal-dor",
-              choice_key("routing", "valiant", {"restricted", "any", "node", "differing-dims"},
+      readers(choice_key("routing", "valiant", {"restricted", "any", "node", "differing-dims"},
                          FLITSIM_FIELD(routing.valiant),
                          "Valiant intermediate: dragonfly restricted (first router of the group reached) or any router "
                          "of the group (unset: restricted); node: the router of a node drawn from all nodes, minimal "
                          "when it is the source's (BookSim2; valiant, ugal, valiant-dor, ugal-dor); differing-dims: "
                          "drawn only in the dimensions where source and destination differ (BookSim2's ugal_flatfly; "
                          "valiant-dor, ugal-dor)")),
-      read_by("ugal ugal-g par", int_key("routing", "n_indirect", 1, 64, FLITSIM_FIELD(routing.n_indirect),
+      readers(int_key("routing", "n_indirect", 1, 64, FLITSIM_FIELD(routing.n_indirect),
                                          "non-minimal candidates (unset: 1 on dragonflies, 4 elsewhere)")),
-      read_by("ugal ugal-g par", float_key("routing", "penalty", 0, 1e6, FLITSIM_FIELD(routing.penalty),
+      readers(float_key("routing", "penalty", 0, 1e6, FLITSIM_FIELD(routing.penalty),
                                            "UGAL non-minimal penalty c")),
-      read_by("ugal ugal-g par",
-              float_key("routing", "threshold", 0, 100, FLITSIM_FIELD(routing.threshold),
+      readers(float_key("routing", "threshold", 0, 100, FLITSIM_FIELD(routing.threshold),
                         "route minimally while the minimal queue is below this % of a port's buffers (0 = off)")),
-      read_by("ugal", choice_key("routing", "vc_scheme", {"booksim"}, FLITSIM_FIELD(routing.vc_scheme),
+      refuse_unread(readers(choice_key("routing", "vc_scheme", {"booksim"}, FLITSIM_FIELD(routing.vc_scheme),
                                  "dragonfly ugal on BookSim2's ugal_dragonflynew VCs (3 classes, not deadlock-free); "
-                                 "unset: the routing's own")),
-      read_by("ugal ugal-dor",
-              bool_key("routing", "decide_at_injection", FLITSIM_FIELD(routing.decide_at_injection),
+                                 "unset: the routing's own"))),
+      refuse_unread(readers(bool_key("routing", "decide_at_injection", FLITSIM_FIELD(routing.decide_at_injection),
                        "UGAL-L decides as the packet enters the injection channel, from the source router's state "
-                       "then (BookSim2's lookahead routing), not when its head reaches the front of its input VC")),
-      read_by("omniwar", int_key("routing", "deroutes", 0, 62, FLITSIM_FIELD(routing.deroutes),
+                       "then (BookSim2's lookahead routing), not when its head reaches the front of its input VC"))),
+      readers(int_key("routing", "deroutes", 0, 62, FLITSIM_FIELD(routing.deroutes),
                                  "OmniWAR deroutes M (unset: dimensions)")),
       // booksim by default: near MIN on uniform traffic (1,056-node dragonfly: sustains 0.60 with
       // 4 % misrouted, vs queue's 0.475 with 44 %), while still misrouting adversarial traffic.
-      read_by("ugal ugal-g par ugal-dor",
-              choice_key("routing", "cost", {"queue", "hops", "booksim", "booksim-flatfly"},
+      readers(choice_key("routing", "cost", {"queue", "hops", "booksim", "booksim-flatfly"},
                          FLITSIM_FIELD(routing.cost), "UGAL cost rule (routing/ugal_cost.cuh)")),
-      read_by("ugal ugal-g par ugal-dor clos-ad dimwar omniwar",
-              int_key("routing", "offset", 0, kMaxFlits, FLITSIM_FIELD(routing.offset),
+      readers(int_key("routing", "offset", 0, kMaxFlits, FLITSIM_FIELD(routing.offset),
                       "non-minimal bias in flits (unset: 30 for cost booksim, 2 for booksim-flatfly, 4 for the "
                       "weighted HyperX routings, else 0)")),
-      read_by("ugal ugal-dor",
-              choice_key("routing", "congestion", {"port", "downstream"}, FLITSIM_FIELD(routing.congestion),
+      refuse_unread(readers(choice_key("routing", "congestion", {"port", "downstream"}, FLITSIM_FIELD(routing.congestion),
                          "what UGAL-L senses of an output: port (unset), its downstream credits in use plus the flits "
-                         "queued here for it; downstream, the credits in use only (BookSim2)")),
-      read_by("omniwar", bool_key("routing", "multi_deroute", FLITSIM_FIELD(routing.multi_deroute),
+                         "queued here for it; downstream, the credits in use only (BookSim2)"))),
+      readers(bool_key("routing", "multi_deroute", FLITSIM_FIELD(routing.multi_deroute),
                                   "OmniWAR: back-to-back deroutes in one dimension allowed")),
-      read_by("ugal-g", int_key("routing", "snapshot_period", 1, kMaxFlits, FLITSIM_FIELD(routing.snapshot_period),
+      readers(int_key("routing", "snapshot_period", 1, kMaxFlits, FLITSIM_FIELD(routing.snapshot_period),
                                 "cycles between congestion snapshots")),
       choice_key("routing", "selection", {"oblivious", "adaptive", "dmodk"}, FLITSIM_FIELD(routing.selection),
                  "choice among equivalent next hops (unset: oblivious; updown: dmodk)"),

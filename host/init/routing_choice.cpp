@@ -4,17 +4,46 @@
 #include <cmath>
 
 #include "cuda/routing/dispatch.cuh"  // the classes functions next to each routing
+#include "host/config/config_keys.hpp"
 
 namespace flitsim {
 
 const std::vector<RoutingInfo>& routing_registry() {
   static const std::vector<RoutingInfo> r = {
-#define FLITSIM_ROUTING_INFO(Kind, id, alg, family, header, route_fn, classes_fn, eject, sensing, table, candidates) \
-  {RoutingKind::Kind, #Kind, alg, #family, header, #eject, #sensing, #table, #candidates, &classes_fn},
+#define FLITSIM_ROUTING_INFO(Kind, id, alg, family, header, route_fn, classes_fn, eject, sensing, table, candidates, \
+                             traits)                                                                              \
+  {RoutingKind::Kind, #Kind, alg, #family, header, #eject, #sensing, #table, #candidates, &classes_fn, &traits},
       FLITSIM_ROUTINGS(FLITSIM_ROUTING_INFO)
 #undef FLITSIM_ROUTING_INFO
   };
   return r;
+}
+
+bool RoutingInfo::reads(const std::string& key) const {
+  const std::string all = std::string(" ") + traits->reads + " ";
+  return all.find(" " + key + " ") != std::string::npos;
+}
+
+std::string reader_names(const std::string& key) {
+  std::string names;
+  for (const RoutingInfo& i : routing_registry())
+    if (i.reads(key) && (" " + names + " ").find(std::string(" ") + i.algorithm + " ") == std::string::npos)
+      names += (names.empty() ? "" : " ") + std::string(i.algorithm);
+  return names;
+}
+
+std::string readers_of(const std::string& key) {
+  std::vector<std::string> parts;
+  for (const RoutingInfo& i : routing_registry()) {
+    if (!i.reads(key)) continue;
+    bool everywhere = true;  // every registry line of this name reads it
+    for (const RoutingInfo& j : routing_registry()) everywhere &= j.algorithm != std::string(i.algorithm) || j.reads(key);
+    const std::string part = "\"" + std::string(i.algorithm) + "\"" + (everywhere ? "" : std::string(" (") + i.family + ")");
+    if (std::find(parts.begin(), parts.end(), part) == parts.end()) parts.push_back(part);
+  }
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+  return (parts.size() == 1 ? "algorithm " : "algorithms ") + out;
 }
 
 const RoutingInfo& routing_info(RoutingKind kind) {
@@ -83,26 +112,29 @@ std::vector<int32_t> terminal_router_table(const Topology& t, const std::string&
   return list;
 }
 
-// The keys BookSim2's UGAL conventions added (routing.valiant = "differing-dims", routing.vc_scheme,
-// routing.congestion): each refused where it would not apply.
-void check_booksim_convention_keys(const Topology& t, const EngineConfig& cfg, bool dor_phases) {
-  const Params where("routing");
-  const std::string& alg = cfg.routing.algorithm;
-  const std::string& v = cfg.routing.valiant;
-  if (v == "differing-dims" && !dor_phases)
-    where.fail("valiant", "\"differing-dims\" applies to algorithms \"valiant-dor\" and \"ugal-dor\" (HyperX), not \"" +
-                              alg + "\"");
-  if (dor_phases && !v.empty() && v != "node" && v != "differing-dims")
-    where.fail("valiant", "must be unset, \"node\" or \"differing-dims\" with algorithm \"" + alg + "\", got \"" + v + "\"");
-  if (cfg.routing.congestion == "downstream" && alg != "ugal" && alg != "ugal-dor")
-    where.fail("congestion", "\"downstream\" applies to algorithms \"ugal\" and \"ugal-dor\", not \"" + alg + "\"");
-  if (!cfg.routing.vc_scheme.empty() && (alg != "ugal" || !dragonfly_tables(t)))
-    where.fail("vc_scheme", "\"" + cfg.routing.vc_scheme + "\" applies to algorithm \"ugal\" on dragonflies, not \"" + alg +
-                                "\" on " + t.kind);
-  if (cfg.routing.decide_at_injection && alg != "ugal" && alg != "ugal-dor")
-    where.fail("decide_at_injection", "applies to algorithms \"ugal\" and \"ugal-dor\", not \"" + alg + "\"");
-  if (dor_phases && t.num_routers < 3)
-    where.fail("algorithm", "\"" + alg + "\" needs at least 3 routers, got " + std::to_string(t.num_routers));
+// A [routing] key that the chosen routing does not read and that is set away from its default
+// (keys_routing.cpp marks which are refused so rather than ignored) names its readers.
+void check_unread_keys(const Topology& t, const EngineConfig& cfg, const RoutingInfo& info) {
+  static const EngineConfig defaults;
+  for (const KeySpec& k : routing_keys()) {
+    if (!k.refuse_unread || info.reads(k.name) || k.value(cfg) == k.value(defaults)) continue;
+    const KeyValue v = k.value(cfg);
+    const std::string shown = std::holds_alternative<std::string>(v) ? "\"" + std::get<std::string>(v) + "\" " : "";
+    Params("routing").fail(k.name, shown + "applies to " + readers_of(k.name) + ", not \"" + cfg.routing.algorithm +
+                                       "\" on " + t.kind);
+  }
+}
+
+// The algorithms with a flag, as messages name them: "\"updown\"", "\"a\" and \"b\"".
+std::string with_flag(uint32_t flag) {
+  std::vector<std::string> names;
+  for (const RoutingInfo& i : routing_registry())
+    if ((i.traits->flags & flag) && std::find(names.begin(), names.end(), i.algorithm) == names.end())
+      names.push_back(i.algorithm);
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + ("\"" + names[i] + "\"");
+  return out;
 }
 
 const RoutingInfo& find_routing(const Topology& t, const std::string& alg) {
@@ -123,16 +155,23 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
   const RoutingInfo& info = find_routing(t, alg);
   const std::string family = info.family, table = info.table, sensing = info.sensing;
   const bool dragonfly = family == "Dragonfly";
-  const bool valiant = alg == "valiant";
-  const bool dor_phases = alg == "valiant-dor" || alg == "ugal-dor";  // HyperX, phases in dimension order
-  const bool ugal = alg == "ugal" || alg == "ugal-g" || alg == "par" || alg == "ugal-dor";  // cost rule, candidates, offset
+  const uint32_t flags = info.traits->flags;
+  const bool intermediate = flags & kDrawsIntermediate, dor_phases = flags & kDorPhases, ugal = flags & kUgalDecision;
   const bool node = cfg.routing.valiant == "node";  // BookSim2's intermediate: a random node (all topologies)
-  check_booksim_convention_keys(t, cfg, dor_phases);
-  if (!cfg.routing.valiant.empty() && !node && (valiant || ugal) && !dragonfly && !dor_phases)
-    where.fail("valiant", "only applies to dragonflies as \"" + cfg.routing.valiant + "\" (generic Valiant on " + t.kind +
+  check_unread_keys(t, cfg, info);
+  const std::string& v = cfg.routing.valiant;
+  if (v == "differing-dims" && !dor_phases)
+    where.fail("valiant", "\"differing-dims\" applies to algorithms " + with_flag(kDorPhases) + " (HyperX), not \"" + alg +
+                              "\"");
+  if (dor_phases && !v.empty() && v != "node" && v != "differing-dims")
+    where.fail("valiant", "must be unset, \"node\" or \"differing-dims\" with algorithm \"" + alg + "\", got \"" + v + "\"");
+  if (dor_phases && t.num_routers < 3)
+    where.fail("algorithm", "\"" + alg + "\" needs at least 3 routers, got " + std::to_string(t.num_routers));
+  if (!v.empty() && !node && intermediate && !dragonfly && !dor_phases)
+    where.fail("valiant", "only applies to dragonflies as \"" + v + "\" (generic Valiant on " + t.kind +
                               " draws any router with terminals, \"node\" the router of any node); leave it unset "
                               "or use \"node\"");
-  if (node && (alg == "ugal-g" || alg == "par"))  // like every routing.valiant value, ignored by non-Valiant routings
+  if (node && (flags & kNoNodeIntermediate))  // like every routing.valiant value, ignored by non-Valiant routings
     where.fail("valiant", "\"node\" applies to algorithms \"valiant\" and \"ugal\", not \"" + alg + "\"");
   prm.valiant_node = node;
   prm.valiant_dims = cfg.routing.valiant == "differing-dims";
@@ -141,27 +180,29 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
   prm.decide_at_injection = cfg.routing.decide_at_injection;
   // Selection: random per packet and hop unless adaptive; up*/down* defaults to D-mod-k.
   const std::string& sel = cfg.routing.selection;
-  if (sel == "dmodk" && alg != "updown")
-    where.fail("selection", "\"dmodk\" only applies to algorithm \"updown\" (trees), not \"" + alg + "\"");
-  prm.selection = sel == "adaptive" ? Selection::Adaptive
-                  : (sel == "dmodk" || (sel.empty() && alg == "updown")) ? Selection::DModK
-                                                                         : Selection::Oblivious;
-  // UGAL-L and the weighted HyperX routings (fixed point, see SimParams).
-  prm.n_indirect = cfg.routing.n_indirect > 0 ? cfg.routing.n_indirect : dragonfly ? 1 : 4;
+  const bool dmodk = flags & kDModK;
+  if (sel == "dmodk" && !dmodk)
+    where.fail("selection", "\"dmodk\" only applies to algorithm " + with_flag(kDModK) + " (trees), not \"" + alg + "\"");
+  prm.selection = sel == "adaptive"                          ? Selection::Adaptive
+                  : (sel == "dmodk" || (sel.empty() && dmodk)) ? Selection::DModK
+                                                               : Selection::Oblivious;
+  // UGAL-L and the weighted HyperX routings (fixed point, see SimParams); unset keys take the
+  // routing's own defaults (its traits).
+  prm.n_indirect = cfg.routing.n_indirect > 0 ? cfg.routing.n_indirect : info.traits->n_indirect;
   prm.penalty_x256 = int32_t(std::llround(cfg.routing.penalty * 256.0));
   prm.ugal_cost = cfg.routing.cost == "hops"              ? UgalCost::Hops
                   : cfg.routing.cost == "booksim"         ? UgalCost::BookSim
                   : cfg.routing.cost == "booksim-flatfly" ? UgalCost::BookSimFlatfly
                                                   : UgalCost::Queue;
-  // Non-minimal bias: BookSim's 30 flits for its rule; 4 flits for the weighted HyperX routings,
-  // which with 0 (SuperSim's setting) deroute at low load on the few flits a busy port always
-  // has in flight (docs/routing.md); 0 for the other UGAL rules (P3's formulas).
-  const bool weighted = alg == "clos-ad" || alg == "dimwar" || alg == "omniwar";
-  prm.ugal_offset = cfg.routing.offset >= 0                                      ? cfg.routing.offset
-                    : prm.ugal_cost == UgalCost::BookSim && ugal        ? 30
-                    : prm.ugal_cost == UgalCost::BookSimFlatfly && ugal ? 2
-                    : weighted                                          ? 4
-                                                                        : 0;
+  // Non-minimal bias: BookSim's 30 flits for its rule, 2 for its flatfly rule, 0 for the other
+  // UGAL rules (P3's formulas); otherwise the routing's own default (4 flits for the weighted
+  // HyperX routings, which with 0, SuperSim's setting, deroute at low load on the few flits a
+  // busy port always has in flight: docs/routing.md).
+  prm.ugal_offset = cfg.routing.offset >= 0                                   ? cfg.routing.offset
+                    : ugal && prm.ugal_cost == UgalCost::BookSim        ? 30
+                    : ugal && prm.ugal_cost == UgalCost::BookSimFlatfly ? 2
+                    : ugal                                              ? 0
+                                                                        : info.traits->offset;
   prm.threshold_x256 = std::llround(cfg.routing.threshold / 100.0 * double(cfg.router.vcs) * double(cfg.router.buffer) * 256.0);
   prm.multi_deroute = cfg.routing.multi_deroute;
   prm.routing = info.kind;

@@ -23,6 +23,8 @@ struct RoutingInfo {
   const char* table;    // none, hx_coords, terminal_routers, df_groups
   const char* candidates;  // how the deadlock checker enumerates its outputs (exact)
   VcClasses (*classes)(const ClassInputs&);
+  const RoutingTraits* traits;  // its keys, their defaults, label and flags (route_choice.cuh)
+  bool reads(const std::string& key) const;  // key is one of traits->reads
 };
 const std::vector<RoutingInfo>& routing_registry();
 const RoutingInfo& routing_info(RoutingKind kind);
@@ -33,6 +35,11 @@ bool dragonfly_tables(const Topology& t);
 bool family_fits(const std::string& family, const Topology& t);
 // routing.algorithm names supported on t, in registry order.
 std::vector<std::string> supported_algorithms(const Topology& t);
+// The routings that read [routing] key `key`, as the docs and messages name them: "\"ugal\" and
+// \"ugal-dor\"", an algorithm that reads it only on some topologies with them ("... (Dragonfly)").
+std::string readers_of(const std::string& key);
+// The algorithm names that read `key` (host/config/keys_routing.cpp: its read_by).
+std::string reader_names(const std::string& key);
 
 // Chooses the routing function for cfg on t and fills prm (routing, selection, the adaptive
 // parameters, VC classes) and rt_table. dist: the router distance table (empty on dragonflies).
