@@ -358,8 +358,8 @@ PYBIND11_MODULE(_core, m) {
         const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
         const EngineConfig ec = engine_config_of(cfg);
         const HostState h = make_initial_state(topo, ec);
-        if (h.prm.tr_perm < 0) return py::none();
-        const int32_t* tab = h.tr_table.data() + h.prm.tr_perm;
+        if (h.prm.traffic.tr_perm < 0) return py::none();
+        const int32_t* tab = h.tr_table.data() + h.prm.traffic.tr_perm;
         return py::array_t<int32_t>(py::ssize_t(h.sz.N), tab);
       },
       py::arg("config"), "Rank -> rank map of a fixed destination pattern, or None.");

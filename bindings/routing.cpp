@@ -39,11 +39,11 @@ void bind_routing(py::module_& m) {
         const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
         const EngineConfig ec = engine_config_of(cfg);
         const HostState h = make_initial_state(topo, ec);
-        const RoutingInfo& i = routing_info(h.prm.routing);
+        const RoutingInfo& i = routing_info(h.prm.routing.kind);
         py::dict d;
         d["kind"] = i.kind_name, d["algorithm"] = i.algorithm, d["family"] = i.family, d["candidates"] = i.candidates;
-        d["vc_classes"] = h.prm.vc_classes, d["phase_classes"] = h.prm.phase_classes;
-        d["valiant_any"] = h.prm.valiant_any;
+        d["vc_classes"] = h.prm.routing.vc_classes, d["phase_classes"] = h.prm.routing.phase_classes;
+        d["valiant_any"] = h.prm.routing.valiant_any;
         return d;
       },
       py::arg("config"), "The routing the engine runs for a configuration and its VC classes.");

@@ -211,30 +211,20 @@ FLITSIM_HD constexpr bool same_model(const RouterModel& a, const RouterModel& b)
          a.age_arbitration == b.age_arbitration && a.vct == b.vct && a.cioq == b.cioq && a.speedup == b.speedup;
 }
 
-// Scalar parameters shared by all replicas.
-struct SimParams {
-  long long warmup = 0;       // measurement window is [warmup, warmup + measure)
-  long long measure = 1;
-  int32_t packet_size = 1;    // fixed packet size, or the smallest of traffic.packet_sizes
-  int32_t size_span = 0;      // traffic.packet_sizes: sizes uniform in [packet_size, packet_size + size_span]
-  InjectionKind injection = InjectionKind::Bernoulli;
-  uint32_t burst_alpha = 0;   // on/off: P(off -> on)·2^32 per cycle (1 / traffic.burst_off)
-  uint32_t burst_beta = 0;    // on/off: P(on -> off)·2^32 per cycle (1 / traffic.burst_on)
-  RouterModel router;         // [router] options
-  RoutingKind routing = RoutingKind::DragonflyMin;
+// The routing's parameters (host/init/routing_choice.cpp fills them from [routing] and the
+// routing's traits); fixed point where a routing decides, so that CPU and GPU decide identically.
+struct RoutingParams {
+  RoutingKind kind = RoutingKind::DragonflyMin;
   Selection selection = Selection::Oblivious;
   int32_t vc_classes = 1;     // deadlock-avoidance classes the routing uses
-  PatternKind pattern = PatternKind::Uniform;
+  int32_t phase_classes = 1;  // table Valiant: VC classes of one minimal phase
   bool valiant_any = false;   // dragonfly Valiant: any router of the intermediate group
   bool valiant_node = false;  // routing.valiant = "node": the intermediate is a random node's router (BookSim2)
   bool valiant_dims = false;  // routing.valiant = "differing-dims": random only where source and destination differ
   bool ugal_downstream = false;  // routing.congestion = "downstream": UGAL-L senses port_occupancy only
   bool df_booksim_vcs = false;   // routing.vc_scheme = "booksim": dragonfly UGAL-L on BookSim2's VCs
   bool decide_at_injection = false;  // routing.decide_at_injection: UGAL-L decides as the packet is injected
-  int32_t phase_classes = 1;  // table Valiant: VC classes of one minimal phase
-  int32_t df_p = 0;           // dragonfly nodes per router (group-shift)
-  // Adaptive routing (UGAL-L, Clos-AD, DimWAR, OmniWAR); fixed point so that CPU and GPU
-  // decide identically (no floating point in routing decisions).
+  // Adaptive routing (UGAL-L, Clos-AD, DimWAR, OmniWAR).
   int32_t n_indirect = 1;     // UGAL: non-minimal candidates
   int32_t penalty_x256 = 256; // UGAL: penalty c · 256
   int32_t ugal_offset = 0;    // non-minimal bias in flits (UGAL booksim offset, WAR/Clos-AD bias)
@@ -245,8 +235,19 @@ struct SimParams {
   // congestion into one half of cong_snap at the end of the last cycle of each period of
   // snapshot_period cycles; routers read the other half. 0 = no snapshot.
   int32_t snapshot_period = 0;
-  // Traffic: pattern parameters and the layout of the per-replica traffic table tr_table
-  // (offsets into one replica's tr_len entries; -1 when the sub-table is absent).
+};
+
+// The open-loop sources (host/init/traffic_choice.cpp, initial_state.cpp): packet sizes, the
+// injection process, the destination pattern's parameters and the layout of the per-replica
+// traffic table tr_table (offsets into one replica's tr_len entries; -1 when absent).
+struct TrafficParams {
+  int32_t packet_size = 1;    // fixed packet size, or the smallest of traffic.packet_sizes
+  int32_t size_span = 0;      // traffic.packet_sizes: sizes uniform in [packet_size, packet_size + size_span]
+  InjectionKind injection = InjectionKind::Bernoulli;
+  uint32_t burst_alpha = 0;   // on/off: P(off -> on)·2^32 per cycle (1 / traffic.burst_off)
+  uint32_t burst_beta = 0;    // on/off: P(on -> off)·2^32 per cycle (1 / traffic.burst_on)
+  PatternKind pattern = PatternKind::Uniform;
+  int32_t df_p = 0;           // dragonfly nodes per router (group-shift)
   int32_t pat_bits = 0;       // log2 N for the bit permutations
   long long pat_shift = 0;    // shift, tornado and group-shift offset in nodes (mod N)
   int32_t pat_group = 0;      // bad-dragon: ranks per dragonfly group (a·p)
@@ -258,9 +259,22 @@ struct SimParams {
   int32_t tr_node = -1;       // placement: rank -> node, N entries
   int32_t tr_hot = -1;        // hotspot ranks, hot_count entries
   int32_t tr_hx = -1;         // urb: [D, T, widths[D], targeted[D]] (HyperX rank coordinates)
-  // Closed-loop workload: nodes run message programs instead of the Bernoulli source.
-  bool workload = false;
-  int32_t wl_packet_size = 1; // flits per packet of a message (the last one may be shorter)
+};
+
+// Closed-loop workload: nodes run message programs instead of the open-loop sources.
+struct WorkloadParams {
+  bool on = false;
+  int32_t packet_size = 1;    // flits per packet of a message (the last one may be shorter)
+};
+
+// Scalar parameters shared by all replicas, one struct per concern.
+struct SimParams {
+  long long warmup = 0;       // measurement window is [warmup, warmup + measure)
+  long long measure = 1;
+  RouterModel router;         // [router] options the phases read
+  RoutingParams routing;
+  TrafficParams traffic;
+  WorkloadParams workload;
 };
 
 // X(type, name, element count as an expression of `sz`)
@@ -444,9 +458,9 @@ struct SimView {
   }
   // First VC of deadlock class c (classes split the V VCs into contiguous ranges).
   // Classes beyond the configured count collapse into the last one (deadlock_avoidance off).
-  FLITSIM_HD int clamp_class(int c) const { return c < prm.vc_classes ? c : prm.vc_classes - 1; }
-  FLITSIM_HD int class_vc_lo(int c) const { return clamp_class(c) * sz.V / prm.vc_classes; }
-  FLITSIM_HD int class_vc_hi(int c) const { return (clamp_class(c) + 1) * sz.V / prm.vc_classes; }
+  FLITSIM_HD int clamp_class(int c) const { return c < prm.routing.vc_classes ? c : prm.routing.vc_classes - 1; }
+  FLITSIM_HD int class_vc_lo(int c) const { return clamp_class(c) * sz.V / prm.routing.vc_classes; }
+  FLITSIM_HD int class_vc_hi(int c) const { return (clamp_class(c) + 1) * sz.V / prm.routing.vc_classes; }
 };
 
 }  // namespace flitsim

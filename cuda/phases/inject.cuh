@@ -1,6 +1,6 @@
 // Phase 2, inject: each node's network interface takes the oldest packet of its (implicit)
 // source queue, gives it a packet slot, and sends one flit per cycle into its router's
-// terminal port while it holds a credit for the chosen VC. In workload mode (prm.workload)
+// terminal port while it holds a credit for the chosen VC. In workload mode (prm.workload.on)
 // the packets come from the node's message program (workload/program.cuh) instead.
 #pragma once
 #include "../packet_slot.cuh"
@@ -91,10 +91,10 @@ FLITSIM_HD void start_packet_onoff(const SimView& __restrict__ s, int rep, int n
 // Node n's source and interface (step_inject).
 FLITSIM_HD void inject_node(const SimView& __restrict__ s, int rep, int gp, int n, long long t) {
   const long long ni = s.nn(rep, n);
-  if (s.prm.workload) {
+  if (s.prm.workload.on) {
     wl_advance(s, rep, n, t);
     if (s.ni_pid[ni] < 0) wl_start_packet(s, rep, n, t);
-  } else if (s.prm.injection == InjectionKind::OnOff) {  // advance the source's chain to t
+  } else if (s.prm.traffic.injection == InjectionKind::OnOff) {  // advance the source's chain to t
     const bool on_prev = s.ni_on[ni];
     const bool on = burst_next(s, rep, n, t, on_prev);
     s.ni_on[ni] = on;
@@ -129,8 +129,8 @@ FLITSIM_HD void inject_node(const SimView& __restrict__ s, int rep, int gp, int 
     s.packets[k].inject = t;
     // routing.decide_at_injection (BookSim2's lookahead routing): the source router's
     // decision is taken now, from its state as the packet enters the injection channel.
-    if (s.prm.decide_at_injection) route_packet(s, rep, s.port_router[gp], pid, t);
-    if (s.prm.workload && s.wl_first_inject[ni] < 0) s.wl_first_inject[ni] = t;
+    if (s.prm.routing.decide_at_injection) route_packet(s, rep, s.port_router[gp], pid, t);
+    if (s.prm.workload.on && s.wl_first_inject[ni] < 0) s.wl_first_inject[ni] = t;
   }
   s.node_flits_sent[ni] += 1;
   s.ni_sent[ni] = sent + 1;
@@ -144,7 +144,7 @@ FLITSIM_HD void inject_node(const SimView& __restrict__ s, int rep, int gp, int 
 FLITSIM_HD void step_inject(const SimView& __restrict__ s, int rep, int gp, long long t) {
   const int n = s.port_node[gp];
   if (n < 0) return;
-  if (!s.prm.workload && s.prm.injection == InjectionKind::Bernoulli) {
+  if (!s.prm.workload.on && s.prm.traffic.injection == InjectionKind::Bernoulli) {
     const long long ni = s.nn(rep, n);
     if (t < s.ni_wake_at[ni]) return;
     inject_node(s, rep, gp, n, t);

@@ -37,7 +37,7 @@ FLITSIM_HD void sink_accept(const SimView& __restrict__ s, int rep, int n, flit_
     s.node_batch_latency[s.nb(rep, n, created)] += lat;
     s.node_batch_packets[s.nb(rep, n, created)] += 1;
   }
-  if (s.prm.workload) wl_packet_arrived(s, rep, n, k, t);  // the destination's own program
+  if (s.prm.workload.on) wl_packet_arrived(s, rep, n, k, t);  // the destination's own program
   store_relaxed(&s.packets[k].free_at, t);  // the source may reuse the slot from cycle t+1 on
 }
 

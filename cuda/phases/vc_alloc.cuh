@@ -49,11 +49,11 @@ FLITSIM_HD int by_hop_vc(const SimView& __restrict__ s, long long q) {
   const int lo = s.ivc[q].vc_lo, hi = s.ivc[q].vc_hi;
   if (lo != 0 || hi != s.sz.V) return lo;
   if (!s.prm.router.eject_on_arrival_class || s.peer_port[s.ivc[q].out_port] >= 0)
-    return s.class_vc_lo(s.prm.vc_classes - 1);
+    return s.class_vc_lo(s.prm.routing.vc_classes - 1);
   if (s.port_node[(q / s.sz.V) % s.sz.P] >= 0) return 0;  // injected here: no hop taken yet
   const int v = int(q % s.sz.V);
   int c = 0;  // the class holding VC v
-  while (c + 1 < s.prm.vc_classes && s.class_vc_lo(c + 1) <= v) ++c;
+  while (c + 1 < s.prm.routing.vc_classes && s.class_vc_lo(c + 1) <= v) ++c;
   return s.class_vc_lo(c);
 }
 

@@ -38,7 +38,7 @@ FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pi
   p.slot = s.pk(rep, pid);
   p.src_router = s.node_router[pid / s.sz.S];
   p.dst_router = s.node_router[s.packets[p.slot].dst];
-  switch (s.prm.routing) {  // one case per registry line; no default, so none is forgotten
+  switch (s.prm.routing.kind) {  // one case per registry line; no default, so none is forgotten
 #define FLITSIM_ROUTE_CASE(Kind, id, alg, family, header, route_fn, classes_fn, eject, sensing, table, candidates, traits) \
   case RoutingKind::Kind:                                                                         \
     if (FLITSIM_EJECTS_AT_DEST_##eject && p.dst_router == r) return eject_choice(s, p);          \

@@ -49,7 +49,7 @@ FLITSIM_HD int df_local_occupancy(const SimView& s, int rep, int r, int j) {
 // between the source group's and the destination group's local classes).
 constexpr int kDfAnyLevel = -1;
 FLITSIM_HD RouteChoice df_global_hop(const SimView& s, int port, int level) {
-  const int C = s.prm.vc_classes;
+  const int C = s.prm.routing.vc_classes;
   if (C < 2 || level == kDfAnyLevel) return RouteChoice{port, 0, s.sz.V};
   const int lo = level == 0 ? 0 : C / 2, hi = level == 0 ? C / 2 : C;
   return RouteChoice{port, s.class_vc_lo(lo), s.class_vc_hi(hi - 1)};
@@ -88,7 +88,7 @@ FLITSIM_HD int df_choose_link(const SimView& s, int rep, int r, const PacketInfo
   const int lo = s.df_gw_offset[pair], n = s.df_gw_offset[pair + 1] - lo;
   if (n == 1) return s.df_gw_ports[lo];
   const int start = route_pick(s, rep, p, kSaltDfLink + salt, n);
-  if (s.prm.selection != Selection::Adaptive || branching(p)) return s.df_gw_ports[lo + start];  // enumeration: every link
+  if (s.prm.routing.selection != Selection::Adaptive || branching(p)) return s.df_gw_ports[lo + start];  // enumeration: every link
   BestChoice best;
   for (int i = 0, k = start; i < n; ++i, k = next_mod(k, n)) {
     const int gp = s.df_gw_ports[lo + k];

@@ -44,9 +44,9 @@ struct DfIndirect {
 
 FLITSIM_HD DfIndirect df_draw_indirect(const SimView& s, int rep, int r, const PacketInfo& p, int g, int dg,
                                        int salt, int link_salt) {
-  const bool any = s.prm.valiant_any;
+  const bool any = s.prm.routing.valiant_any;
   DfIndirect c;
-  if (s.prm.valiant_node) {  // BookSim2: a random node's router; in the source group (or when the
+  if (s.prm.routing.valiant_node) {  // BookSim2: a random node's router; in the source group (or when the
     c.target = c.mid = df_draw_node_router(s, rep, p, salt);  // destination is) the packet stays minimal
     c.usable = c.target / s.sz.df_a != g && g != dg;
     c.gp = c.usable ? df_choose_link(s, rep, r, p, c.target / s.sz.df_a, c.target, link_salt) : -1;
@@ -135,7 +135,7 @@ FLITSIM_HD RouteChoice route_dragonfly_ugal(const SimView& s, int rep, int r, co
     c = r == p.dst_router ? eject_choice(s, p) : df_minimal_hop(s, rep, r, p, 0, kDfAnyLevel, last_class(s));
   else
     c = df_valiant_continue(s, rep, r, p);
-  return s.prm.df_booksim_vcs ? df_booksim_vcs(s, r, p, c) : c;
+  return s.prm.routing.df_booksim_vcs ? df_booksim_vcs(s, r, p, c) : c;
 }
 
 // Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).

@@ -84,7 +84,7 @@ struct DfSnapshotSensor {
     return df_path_queue(s, rep, base, r, min_gp, p.dst_router);
   }
   FLITSIM_HD int indirect(const SimView& s, int rep, int r, const PacketInfo& p, const DfIndirect& c) const {
-    return df_path_queue(s, rep, base, r, c.gp, s.prm.valiant_any ? c.target : -1) +
+    return df_path_queue(s, rep, base, r, c.gp, s.prm.routing.valiant_any ? c.target : -1) +
            df_snap_to_dest(s, base, c.mid, p.dst_router);
   }
 };

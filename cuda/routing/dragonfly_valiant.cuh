@@ -39,7 +39,7 @@ FLITSIM_HD int df_draw_group(const SimView& s, int rep, const PacketInfo& p, int
 // Phase-0 target for intermediate group ig: the group (VR) or a router of it drawn uniformly (VA).
 FLITSIM_HD int df_valiant_target(const SimView& s, int rep, const PacketInfo& p, int ig, int salt) {
   const int a = s.sz.df_a;
-  return s.prm.valiant_any ? ig * a + route_pick(s, rep, p, salt, a) : ig;
+  return s.prm.routing.valiant_any ? ig * a + route_pick(s, rep, p, salt, a) : ig;
 }
 
 // routing.valiant = "node" (BookSim2's dragonfly UGAL): the router of a node drawn uniformly
@@ -54,7 +54,7 @@ FLITSIM_HD int df_draw_node_router(const SimView& s, int rep, const PacketInfo& 
 // classes above shifted up by `shift` (PAR, dragonfly_par.cuh, reserves L0 for minimal hops).
 FLITSIM_HD RouteChoice df_valiant_continue(const SimView& s, int rep, int r, const PacketInfo& p, int shift = 0) {
   const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;
-  const bool any = s.prm.valiant_any;
+  const bool any = s.prm.routing.valiant_any;
   const int32_t st = s.packets[p.slot].route;
   if (st > 0) {  // phase 0
     const int target = st - 1, tg = any ? target / a : target;
@@ -79,7 +79,7 @@ FLITSIM_HD RouteChoice route_dragonfly_valiant(const SimView& s, int rep, int r,
   if (s.packets[p.slot].route == 0) {  // at the source router: draw the intermediate
     if (r == p.dst_router) return eject_choice(s, p);
     const int a = s.sz.df_a, g = r / a, dg = p.dst_router / a;
-    if (s.prm.valiant_node) {
+    if (s.prm.routing.valiant_node) {
       const int target = df_draw_node_router(s, rep, p, kSaltValiant);
       if (target / a == g) {  // an intermediate in the source group: minimal, as phase 1 (L2 R1 L3)
         s.packets[p.slot].route = -1;
@@ -93,7 +93,7 @@ FLITSIM_HD RouteChoice route_dragonfly_valiant(const SimView& s, int rep, int r,
     }
     const int ig = df_draw_group(s, rep, p, g, dg, kSaltValiant);
     const int target = df_valiant_target(s, rep, p, ig, kSaltValiant + 1);
-    s.packets[p.slot].gport = df_choose_link(s, rep, r, p, ig, s.prm.valiant_any ? target : -1, 0);
+    s.packets[p.slot].gport = df_choose_link(s, rep, r, p, ig, s.prm.routing.valiant_any ? target : -1, 0);
     s.packets[p.slot].route = 1 + target;
     mark_nonminimal(s, p);
   }

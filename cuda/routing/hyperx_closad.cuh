@@ -73,7 +73,7 @@ FLITSIM_HD RouteChoice route_hyperx_closad(const SimView& s, int rep, int r, con
         const int hops = hx.unaligned(r, x) + hx.unaligned(x, dst);
         const int base = hx.port(r, d, c);
         for (int k = 0; k < n; ++k)
-          best.offer((long long)hops * (port_congestion(s, rep, base + k) + s.prm.ugal_offset), base + k, x, true);
+          best.offer((long long)hops * (port_congestion(s, rep, base + k) + s.prm.routing.ugal_offset), base + k, x, true);
       }
     }
     best.settle(p);

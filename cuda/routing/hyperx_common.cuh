@@ -61,7 +61,7 @@ FLITSIM_HD int hx_weighted_choice(const SimView& s, int rep, const PacketInfo& p
         const int base = hx.port(r, d, c), k0 = n > 1 ? (c0 + d) % n : 0;
         for (int j2 = 0, k = k0; j2 < n; ++j2, k = next_mod(k, n)) {
           const int q = port_congestion(s, rep, base + k);
-          const long long w = pass == 0 ? (long long)hops * q : (long long)(hops + 1) * (q + s.prm.ugal_offset);
+          const long long w = pass == 0 ? (long long)hops * q : (long long)(hops + 1) * (q + s.prm.routing.ugal_offset);
           best.offer(w, base + k, d, pass == 1);
         }
       }

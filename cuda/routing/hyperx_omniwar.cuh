@@ -37,9 +37,9 @@ FLITSIM_HD RouteChoice route_hyperx_omniwar(const SimView& s, int rep, int r, co
     if (hx.coord(r, d) != hx.coord(dst, d)) mask |= 1ull << d, ++H;
   unsigned long long der_mask = mask;
   const int last = st - 1;
-  if (!s.prm.multi_deroute && last >= 0) der_mask &= ~(1ull << last);
+  if (!s.prm.routing.multi_deroute && last >= 0) der_mask &= ~(1ull << last);
   int deroute_dim;
-  const int port = hx_weighted_choice(s, rep, p, r, dst, mask, H < s.prm.phase_classes - k, der_mask, &deroute_dim);
+  const int port = hx_weighted_choice(s, rep, p, r, dst, mask, H < s.prm.routing.phase_classes - k, der_mask, &deroute_dim);
   const bool deroute = deroute_dim >= 0;
   if (deroute) mark_nonminimal(s, p);
   s.packets[p.slot].route = deroute ? 1 + deroute_dim : 0;

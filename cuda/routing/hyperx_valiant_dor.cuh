@@ -33,9 +33,9 @@ inline VcClasses classes_hyperx_valiant_dor(const ClassInputs&) { return {2}; } 
 
 // The intermediate router for a packet at its source router r (routing.valiant, above).
 FLITSIM_HD int hx_dor_intermediate(const SimView& s, int rep, int r, const PacketInfo& p, int salt) {
-  if (s.prm.valiant_node) return table_node_router(s, rep, p, salt);
+  if (s.prm.routing.valiant_node) return table_node_router(s, rep, p, salt);
   const Hx hx = hyperx(s);
-  if (s.prm.valiant_dims) {
+  if (s.prm.routing.valiant_dims) {
     int x = r;
     for (int d = 0; d < hx.dims(); ++d)
       if (hx.coord(r, d) != hx.coord(p.dst_router, d))
@@ -72,7 +72,7 @@ FLITSIM_HD RouteChoice route_hyperx_valiant_dor(const SimView& s, int rep, int r
     s.packets[p.slot].route = detour ? 1 + x : -1;  // an end router: minimal, phase 1 from the start
     if (detour) mark_nonminimal(s, p);
   }
-  return hx_dor_phases(s, rep, r, p, s.prm.valiant_node);
+  return hx_dor_phases(s, rep, r, p, s.prm.routing.valiant_node);
 }
 
 FLITSIM_HD RouteChoice route_hyperx_ugal_dor(const SimView& s, int rep, int r, const PacketInfo& p) {

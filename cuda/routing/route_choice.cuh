@@ -94,7 +94,7 @@ FLITSIM_HD RouteChoice route_in_class(const SimView& s, int32_t port, int cls) {
 }
 
 // The routing's last (highest) VC class: where a route that climbs the classes ends.
-FLITSIM_HD int last_class(const SimView& s) { return s.prm.vc_classes - 1; }
+FLITSIM_HD int last_class(const SimView& s) { return s.prm.routing.vc_classes - 1; }
 
 // Delivery: the destination's terminal port, any VC (looked up here, at the last router only).
 FLITSIM_HD RouteChoice eject_choice(const SimView& s, const PacketInfo& p) {
@@ -164,7 +164,7 @@ FLITSIM_HD int port_congestion(const SimView& s, int rep, int gp) {
 // or with "downstream" the downstream occupancy alone (BookSim2's UGAL reads only the credits
 // in use of an output, GetUsedCredit, not the flits waiting for it at this router).
 FLITSIM_HD int ugal_port_queue(const SimView& s, int rep, int gp) {
-  return s.prm.ugal_downstream ? port_occupancy(s, rep, gp) : port_congestion(s, rep, gp);
+  return s.prm.routing.ugal_downstream ? port_occupancy(s, rep, gp) : port_congestion(s, rep, gp);
 }
 
 // One of the n parallel ports base .. base+n−1 (trunked links to one neighbour): drawn at
@@ -174,7 +174,7 @@ FLITSIM_HD int pick_parallel(const SimView& s, int rep, const PacketInfo& p, int
                              int salt) {
   if (n <= 1) return base;
   const int start = route_pick(s, rep, p, salt, n);
-  if (s.prm.selection != Selection::Adaptive || branching(p)) return base + start;  // enumeration: every port
+  if (s.prm.routing.selection != Selection::Adaptive || branching(p)) return base + start;  // enumeration: every port
   int best = base + start, best_credits = -1;
   for (int i = 0, k = start; i < n; ++i, k = next_mod(k, n)) {
     const int c = free_credits(s, rep, base + k, lo, hi);

@@ -21,7 +21,7 @@ namespace flitsim {
 
 // Half of cong_snap that routers read during cycle t.
 FLITSIM_HD long long snap_read_base(const SimView& s, int rep, long long t) {
-  const long long e = t / s.prm.snapshot_period;
+  const long long e = t / s.prm.routing.snapshot_period;
   return ((long long)rep * 2 + (e & 1)) * s.sz.snap_P;
 }
 
@@ -31,7 +31,7 @@ FLITSIM_HD int snap_q(const SimView& s, long long base, int gp) { return s.cong_
 // Half of cong_snap that the snapshot step at the end of cycle t writes, or −1 when the cycle
 // does not end an epoch. (The step itself, phase_snapshot, is in phases/route.cuh.)
 FLITSIM_HD long long snap_write_base(const SimView& s, int rep, long long t) {
-  const long long period = s.prm.snapshot_period;
+  const long long period = s.prm.routing.snapshot_period;
   if ((t + 1) % period != 0) return -1;
   return ((long long)rep * 2 + (((t + 1) / period) & 1)) * s.sz.snap_P;
 }

@@ -22,7 +22,7 @@ FLITSIM_HD RouteChoice table_min_toward(const SimView& s, int rep, int r, const 
     const int q = s.peer_port[gp];
     count += q >= 0 && s.dist[s.port_router[q] * R + target] == d - 1;
   }
-  if (s.prm.selection == Selection::Adaptive && !branching(p)) {  // most free credits; ties: first after a random start
+  if (s.prm.routing.selection == Selection::Adaptive && !branching(p)) {  // most free credits; ties: first after a random start
     const int p0 = s.port_offset[r], n = s.port_offset[r + 1] - p0;
     const int start = count > 1 ? int(draw_below(route_draw(s, rep, p, salt), uint32_t(n))) : 0;
     for (int i = 0, k = start; i < n; ++i, k = next_mod(k, n)) {
@@ -50,7 +50,7 @@ inline VcClasses classes_table_min(const ClassInputs& in) { return {in.min_class
 
 FLITSIM_HD RouteChoice route_table_min(const SimView& s, int rep, int r, const PacketInfo& p) {
   const int hops = s.packets[p.slot].hops;
-  const int cls = hops < s.prm.vc_classes - 1 ? hops : s.prm.vc_classes - 1;
+  const int cls = hops < s.prm.routing.vc_classes - 1 ? hops : s.prm.routing.vc_classes - 1;
   return table_min_toward(s, rep, r, p, p.dst_router, cls, hops);
 }
 

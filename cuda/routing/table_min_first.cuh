@@ -14,7 +14,7 @@ FLITSIM_HD RouteChoice route_table_min_first(const SimView& s, int rep, int r, c
   const long long R = s.sz.dist_R;
   const int d = s.dist[r * R + p.dst_router];
   const int hops = s.packets[p.slot].hops;
-  const int cls = hops < s.prm.vc_classes - 1 ? hops : s.prm.vc_classes - 1;
+  const int cls = hops < s.prm.routing.vc_classes - 1 ? hops : s.prm.routing.vc_classes - 1;
   for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) {
     const int q = s.peer_port[gp];
     if (q >= 0 && s.dist[s.port_router[q] * R + p.dst_router] == d - 1) return route_in_class(s, gp, cls);

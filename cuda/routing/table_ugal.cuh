@@ -48,7 +48,7 @@ FLITSIM_HD RouteChoice table_ugal_decide(const SimView& s, int rep, int r, const
   const SensedRoute m = sensor.minimal(s, rep, r, p);
   const BestChoice best = ugal_select(s, p, UgalCandidate{m.q, s.dist[r * R + p.dst_router], m.port, p.dst_router},
                                       [&](int j) {
-    const bool node = s.prm.valiant_node;  // BookSim2: a random node's router, not offered at either end
+    const bool node = s.prm.routing.valiant_node;  // BookSim2: a random node's router, not offered at either end
     const int x = node ? table_node_router(s, rep, p, kSaltTableUgal + j) : table_valiant_draw(s, rep, r, p, kSaltTableUgal + j);
     if (node && (x == r || x == p.dst_router)) return UgalCandidate{0, 0, -1, x, false};
     const SensedRoute c = sensor.indirect(s, rep, r, p, x, j);

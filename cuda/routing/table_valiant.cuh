@@ -53,11 +53,11 @@ inline VcClasses classes_table_valiant(const ClassInputs& in) { return {2 * in.m
 // (BookSim2's valiant_flatfly does, its ugal_flatfly does not).
 FLITSIM_HD RouteChoice route_table_valiant(const SimView& s, int rep, int r, const PacketInfo& p,
                                            bool node_shortcut = true) {
-  const int c = s.prm.phase_classes, hops = s.packets[p.slot].hops;
+  const int c = s.prm.routing.phase_classes, hops = s.packets[p.slot].hops;
   int32_t st = s.packets[p.slot].route;
   if (st == 0) {  // at the source router: draw the intermediate
     if (r == p.dst_router) return eject_choice(s, p);
-    const int x = s.prm.valiant_node ? table_node_router(s, rep, p, kSaltTableValiant)
+    const int x = s.prm.routing.valiant_node ? table_node_router(s, rep, p, kSaltTableValiant)
                                      : table_valiant_draw(s, rep, r, p, kSaltTableValiant);
     st = x == r || x == p.dst_router ? -1 : 1 + x;  // -1: "node" drew an end router, minimal
     s.packets[p.slot].route = st;
@@ -65,7 +65,7 @@ FLITSIM_HD RouteChoice route_table_valiant(const SimView& s, int rep, int r, con
   }
   if (st > 0) {  // phase 0
     const int target = st - 1;
-    if (node_shortcut && s.prm.valiant_node && r == p.dst_router) return eject_choice(s, p);  // BookSim2 Valiant
+    if (node_shortcut && s.prm.routing.valiant_node && r == p.dst_router) return eject_choice(s, p);  // BookSim2 Valiant
     if (r != target) return table_min_toward(s, rep, r, p, target, hops < c - 1 ? hops : c - 1, hops);
     st = -(1 + hops);  // reached the intermediate: phase 1
     s.packets[p.slot].route = st;

@@ -21,12 +21,12 @@
 namespace flitsim {
 
 FLITSIM_HD bool ugal_below_threshold(const SimView& s, int q_min) {
-  return s.prm.threshold_x256 > 0 && 256LL * q_min < s.prm.threshold_x256;
+  return s.prm.routing.threshold_x256 > 0 && 256LL * q_min < s.prm.routing.threshold_x256;
 }
 
 // Does the cost rule read hop counts (callers may skip computing them otherwise)?
 FLITSIM_HD bool ugal_cost_reads_hops(const SimView& s) {
-  return s.prm.ugal_cost == UgalCost::Hops || s.prm.ugal_cost == UgalCost::BookSimFlatfly;
+  return s.prm.routing.ugal_cost == UgalCost::Hops || s.prm.routing.ugal_cost == UgalCost::BookSimFlatfly;
 }
 
 FLITSIM_HD long long ugal_min_cost(const SimView& s, int q, int hops_min) {
@@ -34,8 +34,8 @@ FLITSIM_HD long long ugal_min_cost(const SimView& s, int q, int hops_min) {
 }
 
 FLITSIM_HD long long ugal_nonmin_cost(const SimView& s, int q, int hops_nonmin, int hops_min) {
-  const long long c = s.prm.penalty_x256, off = 256LL * s.prm.ugal_offset;
-  switch (s.prm.ugal_cost) {
+  const long long c = s.prm.routing.penalty_x256, off = 256LL * s.prm.routing.ugal_offset;
+  switch (s.prm.routing.ugal_cost) {
     case UgalCost::Hops: return c * q * hops_nonmin + off * hops_min;
     case UgalCost::BookSim: return 2 * c * q + off;
     case UgalCost::BookSimFlatfly: return c * q * hops_nonmin + off;
@@ -67,7 +67,7 @@ FLITSIM_HD BestChoice ugal_select(const SimView& s, const PacketInfo& p, const U
                                   const Indirect& indirect) {
   BestChoice best;
   if (branching(p)) {
-    if (s.prm.n_indirect > 0 && p.branch->take(2) == 1) {
+    if (s.prm.routing.n_indirect > 0 && p.branch->take(2) == 1) {
       const UgalCandidate c = indirect(0);
       if (c.usable) best.offer(0, c.port, c.aux, true);
       else best.offer(0, min.port, min.aux, false);  // not offered (valiant = "node"): minimal
@@ -78,7 +78,7 @@ FLITSIM_HD BestChoice ugal_select(const SimView& s, const PacketInfo& p, const U
   }
   best.offer(ugal_min_cost(s, min.q, min.hops), min.port, min.aux, false);
   if (!ugal_below_threshold(s, min.q))
-    for (int j = 0; j < s.prm.n_indirect; ++j) {
+    for (int j = 0; j < s.prm.routing.n_indirect; ++j) {
       const UgalCandidate c = indirect(j);
       if (c.usable) best.offer(ugal_nonmin_cost(s, c.q, c.hops, min.hops), c.port, c.aux, true);
     }

@@ -19,7 +19,7 @@
 namespace flitsim {
 
 FLITSIM_HD RouteChoice route_updown(const SimView& s, int rep, int r, const PacketInfo& p) {
-  if (s.prm.selection != Selection::DModK) return table_min_toward(s, rep, r, p, p.dst_router, 0, s.packets[p.slot].hops);
+  if (s.prm.routing.selection != Selection::DModK) return table_min_toward(s, rep, r, p, p.dst_router, 0, s.packets[p.slot].hops);
   const long long R = s.sz.dist_R;
   const int d = s.dist[r * R + p.dst_router];
   int n = 0;

@@ -59,7 +59,7 @@ FLITSIM_HD bool creates_packet(const SimView& s, int rep, int n, long long c) {
 // On/off source: its state at cycle c given its state `on` at c − 1.
 FLITSIM_HD bool burst_next(const SimView& s, int rep, int n, long long c, bool on) {
   const uint32_t u = draw32(s.rep_seed[rep], uint32_t(n), c, kRngBurst);
-  return on ? u >= s.prm.burst_beta : u < s.prm.burst_alpha;
+  return on ? u >= s.prm.traffic.burst_beta : u < s.prm.traffic.burst_alpha;
 }
 
 // On/off source: its state at cycle −1 (the stationary distribution, P(on) = α/(α+β), drawn
@@ -71,9 +71,9 @@ FLITSIM_HD bool burst_initial(uint64_t seed, uint32_t alpha, uint32_t beta, int 
 
 // Size in flits of the packet node n created at cycle c.
 FLITSIM_HD int packet_size_of(const SimView& s, int rep, int n, long long c) {
-  if (s.prm.size_span == 0) return s.prm.packet_size;
-  return s.prm.packet_size +
-         int(draw_below(draw32(s.rep_seed[rep], uint32_t(n), c, kRngSize), uint32_t(s.prm.size_span) + 1));
+  if (s.prm.traffic.size_span == 0) return s.prm.traffic.packet_size;
+  return s.prm.traffic.packet_size +
+         int(draw_below(draw32(s.rep_seed[rep], uint32_t(n), c, kRngSize), uint32_t(s.prm.traffic.size_span) + 1));
 }
 
 // Destination node of the packet node n created at cycle c: the pattern maps the node's
@@ -81,12 +81,12 @@ FLITSIM_HD int packet_size_of(const SimView& s, int rep, int n, long long c) {
 // keeps uniform traffic uniform, so it is skipped there).
 FLITSIM_HD int destination(const SimView& s, int rep, int n, long long c) {
   const uint32_t u = draw32(s.rep_seed[rep], uint32_t(n), c, kRngDest);
-  if (s.prm.pattern == PatternKind::Uniform) return pat_uniform(n, s.sz.N, u);
+  if (s.prm.traffic.pattern == PatternKind::Uniform) return pat_uniform(n, s.sz.N, u);
   const int32_t* tab = s.tr_table + (long long)rep * s.sz.tr_len;
-  const bool placed = s.prm.tr_rank >= 0;
-  const int k = placed ? tab[s.prm.tr_rank + n] : n;
+  const bool placed = s.prm.traffic.tr_rank >= 0;
+  const int k = placed ? tab[s.prm.traffic.tr_rank + n] : n;
   const int d = pattern_rank(s, rep, n, c, k, tab, u);
-  return placed ? tab[s.prm.tr_node + d] : d;
+  return placed ? tab[s.prm.traffic.tr_node + d] : d;
 }
 
 }  // namespace flitsim

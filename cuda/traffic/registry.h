@@ -9,7 +9,7 @@
 //          (setup_none: nothing to set up on its own)
 //   rule   device function (const PatternArgs&) -> destination rank, in patterns.cuh
 //   setup  host function (PatternContext&) in host/init/traffic_choice.cpp: checks the topology and
-//          keys, sets the rule's SimParams and tables; prm.pattern is already Kind (a setup may
+//          keys, sets the rule's SimParams and tables; prm.traffic.pattern is already Kind (a setup may
 //          pick another kind, e.g. a variant of its rule)
 //   dims   reads traffic.dims: dims | no_dims
 //

@@ -20,7 +20,7 @@ namespace flitsim {
 
 // Packets of a message of `flits` flits.
 FLITSIM_HD int32_t wl_packets(const SimView& s, int32_t flits) {
-  return (flits + s.prm.wl_packet_size - 1) / s.prm.wl_packet_size;
+  return (flits + s.prm.workload.packet_size - 1) / s.prm.workload.packet_size;
 }
 
 // Steps node n's program as far as cycle t allows: a step whose messages have all arrived
@@ -83,7 +83,7 @@ FLITSIM_HD void wl_start_packet(const SimView& s, int rep, int n, long long t) {
     return;
   }
   const int32_t m = qm[q], flits = s.wl_msg_flits[m], off = qo[q];
-  const int32_t size = flits - off < s.prm.wl_packet_size ? flits - off : s.prm.wl_packet_size;
+  const int32_t size = flits - off < s.prm.workload.packet_size ? flits - off : s.prm.workload.packet_size;
   qo[q] = off + size;
   if (off + size == flits) qm[q] = -1;
   s.wl_q_rr[ni] = next_mod(q, W);

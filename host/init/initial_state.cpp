@@ -83,14 +83,14 @@ RoutingTables choose_routing_and_router(const Topology& t, const EngineConfig& c
     sz.dist_R = sz.R;
   }
   choose_routing(t, cfg, tab.dist, prm, tab.rt_table);
-  const RoutingInfo& routing = routing_info(prm.routing);
+  const RoutingInfo& routing = routing_info(prm.routing.kind);
   sz.rt_len = int32_t(tab.rt_table.size());
-  if (!cfg.routing.deadlock_avoidance) prm.vc_classes = 1;
+  if (!cfg.routing.deadlock_avoidance) prm.routing.vc_classes = 1;
   // Adaptive choices sense local output queues (port_congestion): the routings that declare
   // it, and the adaptive global-link choice of every dragonfly routing (dragonfly_links.cuh).
-  if (std::string(routing.sensing) != "none" || (dragonfly && prm.selection == Selection::Adaptive))
+  if (std::string(routing.sensing) != "none" || (dragonfly && prm.routing.selection == Selection::Adaptive))
     sz.demand_P = sz.P;
-  if (prm.snapshot_period > 0) sz.snap_P = sz.P;  // UGAL-G: the congestion snapshot (routing/snapshot.cuh)
+  if (prm.routing.snapshot_period > 0) sz.snap_P = sz.P;  // UGAL-G: the congestion snapshot (routing/snapshot.cuh)
   prm.router = cfg.model;  // the [router] options the phases read
   sz.O = cfg.model.cioq ? cfg.router.output_buffer : 0;
   if (int64_t(sz.P) * sz.O >= (int64_t(1) << 31))
@@ -100,11 +100,11 @@ RoutingTables choose_routing_and_router(const Topology& t, const EngineConfig& c
     throw ConfigError("topology.kind: this " + t.kind + " has routers of " + std::to_string(t.max_radix()) +
                       " ports; the engine's allocators handle at most " + std::to_string(kMaxRadix) +
                       " (choose smaller topology parameters)");
-  if (sz.V < prm.vc_classes)
+  if (sz.V < prm.routing.vc_classes)
     throw ConfigError("router.vcs: routing \"" + cfg.routing.algorithm + "\"" +
-                      (std::string(routing.table) == "df_groups" ? (prm.valiant_any ? " (any)" : " (restricted)") : "") +
+                      (std::string(routing.table) == "df_groups" ? (prm.routing.valiant_any ? " (any)" : " (restricted)") : "") +
                       " on " + t.kind + " needs at least " +
-                      std::to_string(prm.vc_classes) + " VCs (one per deadlock-avoidance class), got " +
+                      std::to_string(prm.routing.vc_classes) + " VCs (one per deadlock-avoidance class), got " +
                       std::to_string(sz.V));
   if (dragonfly) {
     sz.df_G = int32_t(t.attrs.at("groups"));
@@ -134,21 +134,21 @@ double choose_sources(const EngineConfig& cfg, Sizes& sz, SimParams& prm) {
 
   prm.warmup = cfg.sim.warmup;
   prm.measure = cfg.sim.measure;
-  prm.packet_size = cfg.traffic.packet_size;
-  prm.size_span = cfg.traffic.packet_size_max > 0 ? cfg.traffic.packet_size_max - cfg.traffic.packet_size : 0;
+  prm.traffic.packet_size = cfg.traffic.packet_size;
+  prm.traffic.size_span = cfg.traffic.packet_size_max > 0 ? cfg.traffic.packet_size_max - cfg.traffic.packet_size : 0;
   double on_fraction = 1.0;
   if (cfg.traffic.injection == "onoff" && !wl) {
     auto x32 = [](double q) { return uint32_t(std::min(4294967295.0, std::floor(q * 4294967296.0 + 0.5))); };
-    prm.injection = InjectionKind::OnOff;
-    prm.burst_alpha = x32(1.0 / cfg.traffic.burst_off);
-    prm.burst_beta = x32(1.0 / cfg.traffic.burst_on);
-    on_fraction = double(prm.burst_alpha) / (double(prm.burst_alpha) + double(prm.burst_beta));
+    prm.traffic.injection = InjectionKind::OnOff;
+    prm.traffic.burst_alpha = x32(1.0 / cfg.traffic.burst_off);
+    prm.traffic.burst_beta = x32(1.0 / cfg.traffic.burst_on);
+    on_fraction = double(prm.traffic.burst_alpha) / (double(prm.traffic.burst_alpha) + double(prm.traffic.burst_beta));
     sz.onoff_N = sz.reps * sz.N;
   }
-  if (!wl && prm.injection == InjectionKind::Bernoulli) sz.bern_N = sz.reps * sz.N;
+  if (!wl && prm.traffic.injection == InjectionKind::Bernoulli) sz.bern_N = sz.reps * sz.N;
   if (wl) {  // every packet is measured: the window spans the whole run
-    prm.workload = true;
-    prm.wl_packet_size = wl->packet_size;
+    prm.workload.on = true;
+    prm.workload.packet_size = wl->packet_size;
     if (cfg.model.vct && wl->packet_size > cfg.router.buffer)
       throw ConfigError("router.flow_control: \"vct\" needs router.buffer >= the workload's packet size (" +
                         std::to_string(wl->packet_size) + " flits)");
@@ -191,7 +191,7 @@ void seed_replicas(const EngineConfig& cfg, const TrafficTables& traffic, double
     s.rep_seed[r] = cfg.seeds[r];
     // Packets per node per cycle: the load over the mean packet size (an on/off source creates
     // only while on, at the rate that gives the same mean).
-    const double mean_size = cfg.traffic.packet_size + 0.5 * prm.size_span;
+    const double mean_size = cfg.traffic.packet_size + 0.5 * prm.traffic.size_span;
     const double p = cfg.loads[r] / mean_size / on_fraction;
     if (p > 1.0 + 1e-9)
       throw ConfigError("traffic.load: " + std::to_string(cfg.loads[r]) + " flits/node/cycle with on/off bursts (on " +
@@ -213,7 +213,7 @@ void seed_replicas(const EngineConfig& cfg, const TrafficTables& traffic, double
   for (int r = 0; r < sz.reps && sz.onoff_N; ++r)
     for (int n = 0; n < sz.N; ++n)
       s.ni_on[size_t(r) * sz.N + n] = s.ni_scan_on[size_t(r) * sz.N + n] =
-          burst_initial(cfg.seeds[r], prm.burst_alpha, prm.burst_beta, n);
+          burst_initial(cfg.seeds[r], prm.traffic.burst_alpha, prm.traffic.burst_beta, n);
 }
 
 }  // namespace

@@ -173,24 +173,24 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
                               "or use \"node\"");
   if (node && (flags & kNoNodeIntermediate))  // like every routing.valiant value, ignored by non-Valiant routings
     where.fail("valiant", "\"node\" applies to algorithms \"valiant\" and \"ugal\", not \"" + alg + "\"");
-  prm.valiant_node = node;
-  prm.valiant_dims = cfg.routing.valiant == "differing-dims";
-  prm.ugal_downstream = cfg.routing.congestion == "downstream";
-  prm.df_booksim_vcs = cfg.routing.vc_scheme == "booksim";
-  prm.decide_at_injection = cfg.routing.decide_at_injection;
+  prm.routing.valiant_node = node;
+  prm.routing.valiant_dims = cfg.routing.valiant == "differing-dims";
+  prm.routing.ugal_downstream = cfg.routing.congestion == "downstream";
+  prm.routing.df_booksim_vcs = cfg.routing.vc_scheme == "booksim";
+  prm.routing.decide_at_injection = cfg.routing.decide_at_injection;
   // Selection: random per packet and hop unless adaptive; up*/down* defaults to D-mod-k.
   const std::string& sel = cfg.routing.selection;
   const bool dmodk = flags & kDModK;
   if (sel == "dmodk" && !dmodk)
     where.fail("selection", "\"dmodk\" only applies to algorithm " + with_flag(kDModK) + " (trees), not \"" + alg + "\"");
-  prm.selection = sel == "adaptive"                          ? Selection::Adaptive
+  prm.routing.selection = sel == "adaptive"                          ? Selection::Adaptive
                   : (sel == "dmodk" || (sel.empty() && dmodk)) ? Selection::DModK
                                                                : Selection::Oblivious;
   // UGAL-L and the weighted HyperX routings (fixed point, see SimParams); unset keys take the
   // routing's own defaults (its traits).
-  prm.n_indirect = cfg.routing.n_indirect > 0 ? cfg.routing.n_indirect : info.traits->n_indirect;
-  prm.penalty_x256 = int32_t(std::llround(cfg.routing.penalty * 256.0));
-  prm.ugal_cost = cfg.routing.cost == "hops"              ? UgalCost::Hops
+  prm.routing.n_indirect = cfg.routing.n_indirect > 0 ? cfg.routing.n_indirect : info.traits->n_indirect;
+  prm.routing.penalty_x256 = int32_t(std::llround(cfg.routing.penalty * 256.0));
+  prm.routing.ugal_cost = cfg.routing.cost == "hops"              ? UgalCost::Hops
                   : cfg.routing.cost == "booksim"         ? UgalCost::BookSim
                   : cfg.routing.cost == "booksim-flatfly" ? UgalCost::BookSimFlatfly
                                                   : UgalCost::Queue;
@@ -198,22 +198,22 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
   // UGAL rules (P3's formulas); otherwise the routing's own default (4 flits for the weighted
   // HyperX routings, which with 0, SuperSim's setting, deroute at low load on the few flits a
   // busy port always has in flight: docs/routing.md).
-  prm.ugal_offset = cfg.routing.offset >= 0                                   ? cfg.routing.offset
-                    : ugal && prm.ugal_cost == UgalCost::BookSim        ? 30
-                    : ugal && prm.ugal_cost == UgalCost::BookSimFlatfly ? 2
+  prm.routing.ugal_offset = cfg.routing.offset >= 0                                   ? cfg.routing.offset
+                    : ugal && prm.routing.ugal_cost == UgalCost::BookSim        ? 30
+                    : ugal && prm.routing.ugal_cost == UgalCost::BookSimFlatfly ? 2
                     : ugal                                              ? 0
                                                                         : info.traits->offset;
-  prm.threshold_x256 = std::llround(cfg.routing.threshold / 100.0 * double(cfg.router.vcs) * double(cfg.router.buffer) * 256.0);
-  prm.multi_deroute = cfg.routing.multi_deroute;
-  prm.routing = info.kind;
-  if (sensing == "snapshot") prm.snapshot_period = cfg.routing.snapshot_period;
+  prm.routing.threshold_x256 = std::llround(cfg.routing.threshold / 100.0 * double(cfg.router.vcs) * double(cfg.router.buffer) * 256.0);
+  prm.routing.multi_deroute = cfg.routing.multi_deroute;
+  prm.routing.kind = info.kind;
+  if (sensing == "snapshot") prm.routing.snapshot_period = cfg.routing.snapshot_period;
 
   ClassInputs in{false, 0, cfg.routing.deroutes, 1, cfg.routing.vc_scheme == "booksim"};
   if (table == "df_groups") {
     if (t.attrs.at("groups") < 3)
       where.fail("algorithm", "\"" + alg + "\" on a dragonfly needs at least 3 groups, got " +
                                   std::to_string(t.attrs.at("groups")));
-    prm.valiant_any = in.valiant_any = cfg.routing.valiant == "any" || node;  // node: VA's classes and phases
+    prm.routing.valiant_any = in.valiant_any = cfg.routing.valiant == "any" || node;  // node: VA's classes and phases
   } else if (table == "hx_coords") {
     rt_table = hyperx_rt_table(t, alg);
     in.dims = rt_table[0];
@@ -227,8 +227,8 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
     in.min_classes = it != t.attrs.end() ? int32_t(it->second) : std::max(1, diameter);
   }
   const VcClasses c = info.classes(in);
-  prm.vc_classes = c.vc_classes;
-  prm.phase_classes = c.phase_classes;
+  prm.routing.vc_classes = c.vc_classes;
+  prm.routing.phase_classes = c.phase_classes;
 }
 
 }  // namespace flitsim

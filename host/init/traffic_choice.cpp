@@ -32,15 +32,15 @@ struct PatternContext {
   void need_pow2() const {
     if ((int64_t(1) << bits()) != N)
       where.fail("pattern", "\"" + cfg.traffic.pattern + "\" needs a power-of-two number of nodes, got " + std::to_string(N));
-    prm.pat_bits = bits();
+    prm.traffic.pat_bits = bits();
   }
 };
 
-// Setups (registry lines in cuda/traffic/registry.h): prm.pattern is already the line's kind.
+// Setups (registry lines in cuda/traffic/registry.h): prm.traffic.pattern is already the line's kind.
 [[maybe_unused]] void setup_none(PatternContext&) {}  // for device-only rules (registry.h)
 // traffic.self = true selects BookSim2's uniform, which may pick the source itself.
 void setup_uniform(PatternContext& c) {
-  if (c.cfg.traffic.uniform_self) c.prm.pattern = PatternKind::UniformSelf;
+  if (c.cfg.traffic.uniform_self) c.prm.traffic.pattern = PatternKind::UniformSelf;
 }
 void setup_bitcomp(PatternContext&) {}
 void setup_bitrev(PatternContext& c) { c.need_pow2(); }
@@ -51,11 +51,11 @@ void setup_transpose(PatternContext& c) {
     c.where.fail("pattern", "\"transpose\" needs a number of nodes that is an even power of two (a 2^k x 2^k "
                             "matrix), got " + std::to_string(c.N));
 }
-void setup_tornado(PatternContext& c) { c.prm.pat_shift = (c.N + 1) / 2 - 1; }
-void setup_neighbor(PatternContext& c) { c.prm.pat_shift = 1; }
+void setup_tornado(PatternContext& c) { c.prm.traffic.pat_shift = (c.N + 1) / 2 - 1; }
+void setup_neighbor(PatternContext& c) { c.prm.traffic.pat_shift = 1; }
 void setup_shift(PatternContext& c) {
-  c.prm.pat_shift = c.reduce(c.need_shift());
-  if (c.prm.pat_shift == 0)
+  c.prm.traffic.pat_shift = c.reduce(c.need_shift());
+  if (c.prm.traffic.pat_shift == 0)
     c.where.fail("shift", "shifts every node onto itself (a multiple of the " + std::to_string(c.N) + " nodes)");
 }
 void setup_group_shift(PatternContext& c) {
@@ -63,8 +63,8 @@ void setup_group_shift(PatternContext& c) {
   if (t.kind != "dragonfly" || !t.attrs.count("a") || !t.attrs.count("p"))
     c.where.fail("pattern", "\"group-shift\" needs a dragonfly (groups of a*p nodes), not " + t.kind);
   const int64_t group_nodes = t.attrs.at("a") * t.attrs.at("p"), m = c.need_shift();
-  c.prm.pat_shift = c.reduce(c.reduce(m) * group_nodes);
-  if (c.prm.pat_shift == 0)
+  c.prm.traffic.pat_shift = c.reduce(c.reduce(m) * group_nodes);
+  if (c.prm.traffic.pat_shift == 0)
     c.where.fail("shift", "group-shift by " + std::to_string(m) + " groups maps every group onto itself");
 }
 // BookSim2's bad_dragon: every packet to a random node of the next group (dragonfly groups of
@@ -77,16 +77,16 @@ void setup_bad_dragon(PatternContext& c) {
   if (c.N % group_nodes != 0 || c.N / group_nodes < 2)
     c.where.fail("pattern", "\"bad-dragon\" needs at least 2 whole groups of " + std::to_string(group_nodes) +
                                 " nodes, got " + std::to_string(c.N) + " nodes");
-  c.prm.pat_group = int32_t(group_nodes);
+  c.prm.traffic.pat_group = int32_t(group_nodes);
 }
 void setup_randperm(PatternContext&) {}  // the permutation is drawn per replica (fill_traffic_table)
 void setup_hotspot(PatternContext& c) {
   for (int64_t h : c.cfg.traffic.hotspots)
     if (h < 0 || h >= c.N)
       c.where.fail("hotspots", "rank " + std::to_string(h) + " is outside [0, " + std::to_string(c.N) + ")");
-  c.prm.hot_count = int32_t(c.cfg.traffic.hotspots.size());
-  c.prm.hot_all = c.cfg.traffic.hotspot_fraction >= 1.0;
-  c.prm.hot_threshold = uint32_t(std::min(4294967295.0, std::floor(c.cfg.traffic.hotspot_fraction * 4294967296.0)));
+  c.prm.traffic.hot_count = int32_t(c.cfg.traffic.hotspots.size());
+  c.prm.traffic.hot_all = c.cfg.traffic.hotspot_fraction >= 1.0;
+  c.prm.traffic.hot_threshold = uint32_t(std::min(4294967295.0, std::floor(c.cfg.traffic.hotspot_fraction * 4294967296.0)));
 }
 void setup_worst_case(PatternContext& c) {
   c.tables.fixed = worst_case_map(c.t, c.where);
@@ -151,7 +151,7 @@ TrafficTables choose_pattern(const Topology& t, const EngineConfig& cfg, SimPara
   for (const PatternInfo& p : kPatterns)
     if (*p.name && pat == p.name) info = &p;
   if (!info) c.where.fail("pattern", "unknown pattern \"" + pat + "\"");
-  prm.pattern = info->kind;
+  prm.traffic.pattern = info->kind;
   info->setup(c);
   if (cfg.traffic.uniform_self && std::string(info->name) != "uniform")
     c.where.fail("self", "only applies to pattern \"uniform\" (BookSim2's uniform may pick the source), not \"" +
@@ -165,13 +165,13 @@ TrafficTables choose_pattern(const Topology& t, const EngineConfig& cfg, SimPara
   // Per-replica table layout.
   const int64_t N = c.N;
   int32_t len = 0;
-  if (prm.pattern == PatternKind::RandPerm || !tables.fixed.empty()) prm.tr_perm = len, len += int32_t(N);
-  if (prm.pattern == PatternKind::Urb) prm.tr_hx = len, len += int32_t(tables.hx.size());
-  if (cfg.traffic.placement == "random" && prm.pattern != PatternKind::Uniform) {
-    prm.tr_rank = len, len += int32_t(N);
-    prm.tr_node = len, len += int32_t(N);
+  if (prm.traffic.pattern == PatternKind::RandPerm || !tables.fixed.empty()) prm.traffic.tr_perm = len, len += int32_t(N);
+  if (prm.traffic.pattern == PatternKind::Urb) prm.traffic.tr_hx = len, len += int32_t(tables.hx.size());
+  if (cfg.traffic.placement == "random" && prm.traffic.pattern != PatternKind::Uniform) {
+    prm.traffic.tr_rank = len, len += int32_t(N);
+    prm.traffic.tr_node = len, len += int32_t(N);
   }
-  if (prm.pattern == PatternKind::Hotspot) prm.tr_hot = len, len += prm.hot_count;
+  if (prm.traffic.pattern == PatternKind::Hotspot) prm.traffic.tr_hot = len, len += prm.traffic.hot_count;
   sz.tr_len = len;
   return tables;
 }
@@ -179,18 +179,18 @@ TrafficTables choose_pattern(const Topology& t, const EngineConfig& cfg, SimPara
 void fill_traffic_table(const EngineConfig& cfg, const SimParams& prm, const Sizes& sz, uint64_t seed,
                         const TrafficTables& tables, int32_t* tab) {
   const int32_t N = sz.N;
-  if (!tables.fixed.empty()) std::copy(tables.fixed.begin(), tables.fixed.end(), tab + prm.tr_perm);
-  if (prm.tr_hx >= 0) std::copy(tables.hx.begin(), tables.hx.end(), tab + prm.tr_hx);
-  if (prm.pattern == PatternKind::RandPerm) {
+  if (!tables.fixed.empty()) std::copy(tables.fixed.begin(), tables.fixed.end(), tab + prm.traffic.tr_perm);
+  if (prm.traffic.tr_hx >= 0) std::copy(tables.hx.begin(), tables.hx.end(), tab + prm.traffic.tr_hx);
+  if (prm.traffic.pattern == PatternKind::RandPerm) {
     std::vector<int32_t> perm = seeded_permutation(N, seed, 1);
-    std::copy(perm.begin(), perm.end(), tab + prm.tr_perm);
+    std::copy(perm.begin(), perm.end(), tab + prm.traffic.tr_perm);
   }
-  if (prm.tr_rank >= 0) {
+  if (prm.traffic.tr_rank >= 0) {
     std::vector<int32_t> node_of = seeded_permutation(N, seed, 2);  // rank -> node
-    for (int32_t k = 0; k < N; ++k) tab[prm.tr_node + k] = node_of[k], tab[prm.tr_rank + node_of[k]] = k;
+    for (int32_t k = 0; k < N; ++k) tab[prm.traffic.tr_node + k] = node_of[k], tab[prm.traffic.tr_rank + node_of[k]] = k;
   }
-  if (prm.tr_hot >= 0)
-    for (int32_t i = 0; i < prm.hot_count; ++i) tab[prm.tr_hot + i] = int32_t(cfg.traffic.hotspots[i]);
+  if (prm.traffic.tr_hot >= 0)
+    for (int32_t i = 0; i < prm.traffic.hot_count; ++i) tab[prm.traffic.tr_hot + i] = int32_t(cfg.traffic.hotspots[i]);
 }
 
 }  // namespace flitsim

@@ -21,7 +21,7 @@ struct TrafficTables {
   std::vector<int32_t> hx;     // urb: [D, T, widths[D], targeted[D]]
 };
 
-// Sets prm.pattern and its parameters, the table layout (prm.tr_*, sz.tr_len) and returns the
+// Sets prm.traffic.pattern and its parameters, the table layout (prm.tr_*, sz.tr_len) and returns the
 // fixed tables. Throws ConfigError naming the traffic key for unsupported combinations.
 TrafficTables choose_pattern(const Topology& t, const EngineConfig& cfg, SimParams& prm, Sizes& sz);
 

@@ -176,7 +176,7 @@ class CpuBackend : public Backend {
   // empty then, and the general path runs. The test-order executor always runs the general
   // path, so tests/test_step_order.py also checks these views against it.
   static std::vector<SimView> replica_views(const SimView& all) {
-    if (all.prm.workload) return {};
+    if (all.prm.workload.on) return {};
     std::vector<SimView> views(all.sz.reps, all);
     const Sizes& sz = all.sz;
     for (int rep = 0; rep < sz.reps; ++rep) {

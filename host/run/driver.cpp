@@ -222,7 +222,7 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
   out.wall_seconds = std::chrono::duration<double>(stop - start).count();
   out.state_bytes = h.bytes();
   out.packet_slots = sz.S;
-  out.vc_classes = h.prm.vc_classes;
+  out.vc_classes = h.prm.routing.vc_classes;
   out.workload = bool(cfg.workload);
   for (int rep = 0; rep < sz.reps; ++rep) out.replicas.push_back(collect(h, cfg, rep, drained[rep]));
   return out;

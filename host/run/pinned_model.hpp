@@ -17,17 +17,17 @@ namespace flitsim {
 // and the source; the routing's options stay free.
 constexpr bool is_pinned_model(const SimView& s) {
   constexpr SimParams d{};
-  return same_model(s.prm.router, d.router) && s.prm.injection == d.injection && s.prm.workload == d.workload &&
-         s.prm.decide_at_injection == d.decide_at_injection;
+  return same_model(s.prm.router, d.router) && s.prm.traffic.injection == d.traffic.injection &&
+         s.prm.workload.on == d.workload.on && s.prm.routing.decide_at_injection == d.routing.decide_at_injection;
 }
 
 // Only on a view the executor owns by value (see above).
 inline void pin_model(SimView& s) {
   constexpr SimParams d{};
   s.prm.router = d.router;
-  s.prm.injection = d.injection;
-  s.prm.workload = d.workload;
-  s.prm.decide_at_injection = d.decide_at_injection;
+  s.prm.traffic.injection = d.traffic.injection;
+  s.prm.workload.on = d.workload.on;
+  s.prm.routing.decide_at_injection = d.routing.decide_at_injection;
 }
 
 }  // namespace flitsim

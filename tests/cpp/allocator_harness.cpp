@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
 #undef FLITSIM_VEC
   SimView s;
   s.sz = sz;
-  s.prm.vc_classes = 1;
+  s.prm.routing.vc_classes = 1;
   s.prm.router.age_arbitration = num("age", 0) != 0;
   s.prm.router.vc_policy = arg["policy"] == "by-hop" ? VcPolicy::ByHop : VcPolicy::Spread;
   s.prm.router.sa_iterations = s.prm.router.va_iterations = num("iters", 1);
