@@ -18,8 +18,8 @@ FLITSIM_HD bool flit_tail(flit_t f) { return f & 1; }
 
 // A flit as an input VC's buffer holds it (ibuf): the VC is the buffer's own, so the packet id
 // and the head and tail bits fit in 32 bits, half a flit_t. The buffers are the largest state a
-// cycle writes: at 16,512 nodes and load 0.5 their lines were 40 % of the last-level misses
-// (cachegrind), and half the bytes per flit put twice the flits in each line. Packet ids stay
+// cycle writes, and half the bytes per flit put twice the flits in each line (the measurement:
+// benchmarks/results/layout-decisions.md). Packet ids stay
 // below 2^30 (host/init/initial_state.cpp).
 struct BufferedFlit {
   uint32_t bits;

@@ -9,8 +9,7 @@
 #define FLITSIM_HD inline
 // The per-port allocation steps, inlined into their executor loop on the CPU too: g++ stops
 // inlining them once the router-model options make them a little larger, and the calls then
-// cost 9 % more instructions per cycle at load 0.5 (callgrind, benchmarks/results/
-// cpu-2core-2026-11-24c-wallclock.md).
+// cost instructions every cycle (benchmarks/results/layout-decisions.md).
 #define FLITSIM_HD_STEP inline __attribute__((always_inline))
 #endif
 

@@ -11,7 +11,7 @@
 // port's calendar byte for c. A receiving port then needs no ring record to find its slots
 // (ring_in_slot), and the slots one router reads in one cycle lie side by side, a few cache
 // lines for all its ports instead of one line for each port's record and one for each slot
-// (cachegrind, 16,512-node dragonfly). Without the calendar (a delay of 0, or of 256 and
+// (benchmarks/results/layout-decisions.md). Without the calendar (a delay of 0, or of 256 and
 // more) each ring has its own len slots (stride 1), found through its record.
 #pragma once
 #include <cstring>

@@ -93,8 +93,8 @@ struct Sizes {
 // One channel's delay line (rings.cuh): len slots of its ring array (len a power of two > delay),
 // `stride` entries apart from `off` on; the slot of cycle c is off + (c mod len)·stride. One
 // 16-byte record per channel rather than separate arrays, so that a send reads one cache line
-// for all four fields: separate arrays caused ~20 % of the L1 read misses of a 16,512-node
-// dragonfly's cycle (cachegrind). fring: flits into a port; cring: credits into a port; ering:
+// for all four fields (separate arrays missed L1 at every send: benchmarks/results/
+// layout-decisions.md). fring: flits into a port; cring: credits into a port; ering:
 // flits into a node's sink; nicring: credits into its interface.
 struct alignas(16) RingSpan {
   int32_t off = 0, len = 1, delay = 0, stride = 1;
@@ -103,7 +103,7 @@ struct alignas(16) RingSpan {
 // (flits into its input side, credits into its output side) and the two it sends on (flits from
 // its output: its peer's `flits`, or its node's sink ring; credits from its input: its peer's
 // `credits`, or its node's interface ring). A sender reads its own record, not the receiver's:
-// reading the receiver's span and calendar byte cost two L1 misses per flit and per credit.
+// reading the receiver's span and calendar byte cost two cache misses per flit and per credit.
 // With the arrival calendar the receiver reads none of them (rings.cuh, ring_in_slot).
 struct alignas(64) PortRings {
   RingSpan flits, credits, flits_out, credits_out;
@@ -114,8 +114,8 @@ struct NodeRings {
 };
 
 // A port's per-replica state that every step of its cycle reads, in one 64-byte record (one
-// cache line), not nine arrays: at 16,512 nodes a busy port missed L1 in most of them
-// (cachegrind). Initial values are the members' defaults (HostState::allocate).
+// cache line), not nine arrays, each of which a busy port missed (benchmarks/results/
+// layout-decisions.md). Initial values are the members' defaults (HostState::allocate).
 struct alignas(64) PortState {
   // Input VCs (bits) in each stage, so that route and the allocators visit only their own:
   u64 vc_mask = 0;      // bit v: input VC v holds flits
@@ -135,12 +135,11 @@ static_assert(sizeof(PortState) == 64, "PortState is one cache line");
 
 // An input VC's state and an output VC's, one record each of 16 and 8 bytes (four VCs: one
 // cache line, half a line), indexed by SimView::pv: a step that reads one field of a VC reads
-// most of the others, and as separate arrays each field was its own L1 miss at 16,512 nodes
-// (cachegrind). Fields that most cycles leave alone stay in arrays (ivc_count, which a driver
+// most of the others, and as separate arrays each field was a cache miss of its own. Fields that most cycles leave alone stay in arrays (ivc_count, which a driver
 // counter sums; ivc_va_at, read only with router.va_sa = "separate" or speculation; ovc_rr,
 // read when a head wins), so that they take no room in the lines every cycle brings in:
-// records holding them (32 and 16 bytes) cost 8 % more last-level misses than the arrays
-// (cachegrind with a 32 MiB last level). Initial values are the members' defaults; an output
+// records holding them cost more last-level misses than the arrays (benchmarks/results/
+// layout-decisions.md). Initial values are the members' defaults; an output
 // VC's credits start at router.buffer (host/init/initial_state.cpp).
 struct alignas(16) InputVc {
   int32_t head = 0;       // buffer slot of the front flit

@@ -44,7 +44,7 @@ FLITSIM_HD void sink_accept(const SimView& __restrict__ s, int rep, int n, flit_
 // One port: its input channel and credit channel (or, `terminal`, its node's sink and interface
 // credits), those `what` names (rings.cuh, Arrival): the others hold nothing for cycle t.
 // `terminal` comes from the router's terminal mask, which the cycle reads anyway: port_node
-// here was an L1 miss per credit received (cachegrind, 16,512-node dragonfly). `cal`: the
+// here was a cache miss per credit received (benchmarks/results/layout-decisions.md). `cal`: the
 // port's calendar index at cycle t (calendar_index; with the calendar, its ring slots').
 FLITSIM_HD void step_receive(const SimView& __restrict__ s, int rep, int gp, long long t, uint8_t what, bool terminal,
                              long long cal) {

@@ -124,8 +124,8 @@ class CpuBackend : public Backend {
 
   // The switch allocator's scratch for one router at a time (SimView::sp): written and read
   // only within a router's cycle, so one thread reuses it for every router it runs, and it
-  // stays in L1 instead of missing there once per busy port and array (cachegrind, 16,512-node
-  // dragonfly at load 0.1: L1 write misses per cycle 69.1 K -> 54.1 K). Every CPU executor
+  // stays in L1 instead of missing there once per busy port and array (benchmarks/results/
+  // layout-decisions.md). Every CPU executor
   // must attach one: on the CPU, SimView::sp indexes by the port's local number.
   struct ThreadScratch {
     u64 request[kMaxRadix], ready[kMaxRadix];
@@ -170,8 +170,7 @@ class CpuBackend : public Backend {
 
   // Per replica, a view whose replicated arrays start at that replica's slice, so that its
   // routers run as replica 0 (replica_routers_cycle) and no index computes a replica offset:
-  // with the flattening, 11 % fewer instructions per cycle at load 0.1 and 10 % at 0.5
-  // (342-node dragonfly, benchmarks/callgrind_cycle.sh; flattening alone gains nothing). Not
+  // with the flattening, fewer instructions per cycle (benchmarks/results/layout-decisions.md). Not
   // with a workload, whose tables are indexed by replica and node together (wl_node_step):
   // empty then, and the general path runs. The test-order executor always runs the general
   // path, so tests/test_step_order.py also checks these views against it.
