@@ -43,7 +43,7 @@ def __getattr__(name):
         return open_results
     if name in SUBMODULES:  # flitsim.workload, flitsim.plot, ... without an explicit import
         import importlib
-        return importlib.import_module(f".{name}", __name__)
+        return importlib.import_module(f".{_MOVED.get(name, name)}", __name__)
     raise AttributeError(f"module 'flitsim' has no attribute {name!r}")
 
 
@@ -51,6 +51,9 @@ def __getattr__(name):
 SUBMODULES = ("topology", "topology_analysis", "config", "engine", "results", "workload",
               "workload_config", "workload_result", "hdf5", "reader", "plot", "deadlock",
               "cluster", "cost", "progress", "studies", "cli")
+# Former top-level modules, now in workload/: flitsim.workload_config and
+# flitsim.workload_result still reach them as attributes.
+_MOVED = {"workload_config": "workload.config", "workload_result": "workload.result"}
 
 
 __all__ = ["Result", "run", "run_replicas", "load_config", "loads_config", "normalize",
