@@ -87,7 +87,7 @@ def test_replica_counts_bounded():
 
 
 def test_workload_sizes_bounded():
-    from flitsim.workload_config import normalize_workload
+    from flitsim.workload.config import normalize_workload
     job = {"motif": "alltoall", "ranks": 4, "bytes": 64}
     for key, v, rule in [("iterations", 2**31, r"\[1, 2\^20\]"), ("bytes", 2**62, r"\[1, 2\^40\]"),
                          ("compute", 2**62, r"\[0, 2\^44\]")]:

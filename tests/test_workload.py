@@ -288,7 +288,7 @@ def _same(a, b, cycles=True):
 
 
 def wl_fields():
-    from flitsim.workload_result import JOB_ARRAYS, NODE_ARRAYS
+    from flitsim.workload.result import JOB_ARRAYS, NODE_ARRAYS
     return JOB_ARRAYS + NODE_ARRAYS
 
 
@@ -336,7 +336,7 @@ def test_hdf5_round_trip(tmp_path):
 
 
 def test_every_workload_key_and_motif_is_documented():
-    from flitsim.workload_config import JOB_KEYS, MOTIF_KEYS, WORKLOAD_KEYS
+    from flitsim.workload.config import JOB_KEYS, MOTIF_KEYS, WORKLOAD_KEYS
     conf = (DOCS / "configuration.md").read_text()
     section = conf[conf.index("## `[workload]`"):]
     for key in WORKLOAD_KEYS + JOB_KEYS + tuple(k for ks in MOTIF_KEYS.values() for k in ks):

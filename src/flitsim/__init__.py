@@ -44,16 +44,19 @@ def __getattr__(name):
     if name == "open":  # flitsim.open(path): a results or sweep file as pandas tables
         from .reader import open_results
         return open_results
-    if name in SUBMODULES:  # flitsim.workload, flitsim.plot, ... without an explicit import
+    if name in SUBMODULES or name in _MOVED:  # flitsim.workload, ... without an explicit import
         import importlib
-        return importlib.import_module(f".{name}", __name__)
+        return importlib.import_module(f".{_MOVED.get(name, name)}", __name__)
     raise AttributeError(f"module 'flitsim' has no attribute {name!r}")
 
 
 # Submodules reachable as attributes after a bare `import flitsim` (loaded on first use).
 SUBMODULES = ("topology", "topology_analysis", "config", "engine", "results", "workload",
-              "workload_config", "workload_result", "hdf5", "reader", "plot", "deadlock",
-              "cluster", "cost", "progress", "studies", "cli")
+              "hdf5", "reader", "plot", "deadlock", "cluster", "cost", "progress", "studies",
+              "cli")
+# Former top-level modules, now in workload/ (flitsim.workload.config, .result): the old
+# attribute names flitsim.workload_config and flitsim.workload_result still reach them.
+_MOVED = {"workload_config": "workload.config", "workload_result": "workload.result"}
 
 
 __all__ = ["Result", "run", "run_replicas", "load_config", "loads_config", "normalize",

@@ -26,7 +26,7 @@ from .validation import is_number as _is_number
 from .validation import show as _show
 from .config_values import parse_value as _parse_value
 from .config_values import sweep_values
-from .workload_config import WORKLOAD_DEFAULTS, normalize_workload
+from .workload.config import WORKLOAD_DEFAULTS, normalize_workload
 
 if sys.version_info >= (3, 11):
     import tomllib

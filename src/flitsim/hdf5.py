@@ -17,7 +17,7 @@ import numpy as np
 
 from . import __version__
 from .results import Result
-from .workload_result import JOB_ARRAYS, NODE_ARRAYS, WorkloadResult
+from .workload.result import JOB_ARRAYS, NODE_ARRAYS, WorkloadResult
 
 __all__ = ["SCHEMA_VERSION", "write_results", "read_results", "read_config", "read_resolved_config", "read_attrs",
            "create_sweep", "append_sweep", "read_sweep", "is_sweep"]

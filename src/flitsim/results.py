@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from . import _core
-from .workload_result import WorkloadResult
+from .workload.result import WorkloadResult
 
 # Keys of `Result.summary()`, the object `flitsim run --json` prints.
 SUMMARY_KEYS = (
@@ -91,7 +91,7 @@ class Result:
     port_class: np.ndarray              # int8[ports] index into class_names
     class_names: list[str]
     config: dict[str, Any] = field(default_factory=dict)
-    # Closed-loop runs ([workload]): per-job table (flitsim.workload_result); None otherwise.
+    # Closed-loop runs ([workload]): per-job table (flitsim.workload.result); None otherwise.
     workload: "WorkloadResult | None" = None
 
     def __repr__(self) -> str:

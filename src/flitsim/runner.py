@@ -116,7 +116,7 @@ def results_from_raw(raw: dict, config: dict) -> list[Result]:
             port_class=raw["port_class"], class_names=list(raw["class_names"]), config=config,
         )
         if closed:
-            from .workload_result import WorkloadResult
+            from .workload.result import WorkloadResult
             res.workload = WorkloadResult.from_raw(rep["workload"], config["workload"])
         out.append(res)
     return out

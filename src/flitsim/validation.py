@@ -1,4 +1,4 @@
-"""Leaf validation helpers shared by the config front ends (config.py, workload_config.py):
+"""Leaf validation helpers shared by the config front ends (config.py, workload/config.py):
 the error type and the rule checkers. It imports nothing from flitsim, so every module that
 validates input can use it without an import cycle."""
 from __future__ import annotations

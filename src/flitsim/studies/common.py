@@ -71,7 +71,7 @@ class _Progress:
 
 
 def _plt(style: str = "paper"):
-    from ..plot_style import MARKERS, PAPER_COLOURS, PlotOptions, _pyplot, _style
+    from ..plot.style import MARKERS, PAPER_COLOURS, PlotOptions, _pyplot, _style
     plt = _pyplot()
     st = _style(plt, PlotOptions(style=style))
     return plt, PAPER_COLOURS, MARKERS, st

@@ -36,7 +36,7 @@ def diameter_two(out: pathlib.Path, quick: bool, backend, threads, progress) -> 
         pr.step(name)
     pr.close()
     algs, pats = list(over["routing.algorithm"]), list(over["traffic.pattern"])
-    from ..plot_style import value_words
+    from ..plot.style import value_words
     combos = [(a, t) for a in algs for t in pats]
     rows = []
     for name in tops:

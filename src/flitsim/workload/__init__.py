@@ -1,7 +1,8 @@
-"""Closed-loop message workloads: per-rank programs (program.py), motifs (motifs.py: regular
-patterns and collectives; proxy_apps.py: the papers' random communicators and proxy
-applications; motif_table.py: the table that selects them), jobs and placement (placement.py),
-runs (run.py) and the network-noise study (noise.py).
+"""Closed-loop message workloads: the [workload] table's keys and validation (config.py),
+per-rank programs (program.py), motifs (motifs.py: regular patterns and collectives;
+proxy_apps.py: the papers' random communicators and proxy applications; motif_table.py: the
+table that selects them), jobs and placement (placement.py), runs (run.py), the per-job
+results (result.py) and the network-noise study (noise.py).
 
 A **program** gives every rank of a job a list of **steps**. A step sends messages
 (destination rank, size in bytes; non-blocking, queued at the node's network interface in
@@ -27,6 +28,10 @@ proxy applications (``pairs``, ``spread``, ``umesh``, ``milc``, ``pf3d``, ``qbox
 """
 from __future__ import annotations
 
+# flitsim.config and flitsim.results import this package (through config.py and result.py), so
+# its modules import flitsim.config, the runner and the engine only inside functions: at module
+# level they import only numpy, flitsim.validation and each other, and importing everything
+# here makes no cycle (tests/test_import_cycles.py imports each entry point first).
 from .motif_table import DEFAULT_BYTES, MOTIF_BUILDERS, MOTIFS, RANDOM_MOTIFS, build_motif
 from .motifs import (ALLREDUCE, allreduce_dissemination, allreduce_recursive_doubling, allreduce_ring, alltoall,
                      bcast, most_cubic, nn3d, reduce, stencil27)

@@ -1,5 +1,5 @@
 """The motif table: one builder per workload motif (MOTIF_BUILDERS; its keys are
-workload_config.MOTIF_KEYS') and build_motif, the program of one job table."""
+those of MOTIF_KEYS in workload/config.py) and build_motif, the program of one job table."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..workload_config import MOTIF_KEYS
+from .config import MOTIF_KEYS
 from .motifs import ALLREDUCE, alltoall, bcast, nn3d, reduce, stencil27
 from .program import Program, WorkloadError, load_program
 from .proxy_apps import milc, pairs, perturbation, pf3d, qbox, spread, umesh
@@ -31,7 +31,7 @@ def _halo(build: Callable[..., Program]) -> Callable[..., Program]:
 
 
 # The motif table: one builder per motif (job table, ranks, bytes, rng, label) -> one iteration.
-# Its keys are workload_config.MOTIF_KEYS' ("program" reads a file, see build_motif).
+# Its keys are those of MOTIF_KEYS in workload/config.py ("program" reads a file, see build_motif).
 MOTIF_BUILDERS: dict[str, Callable[..., Program]] = {
     "alltoall": lambda job, n, b, rng, label: alltoall(n, b, label, job.get("order", "shift"), rng),
     "nn3d": _halo(nn3d),

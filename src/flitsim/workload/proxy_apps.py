@@ -161,4 +161,4 @@ def qbox(ranks: int, nbytes: int, dims: Sequence[int] | None = None,
     return p
 
 
-# Motifs (their keys: flitsim.workload_config.MOTIF_KEYS) whose programs depend on the seed.
+# Motifs (their keys: flitsim.workload.config.MOTIF_KEYS) whose programs depend on the seed.

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .plot_series import _is_number, _point, _saturation
-from .plot_style import METRICS, PlotOptions, key_words, value_words
+from .series import _is_number, _point, _saturation
+from .style import METRICS, PlotOptions, key_words, value_words
 
 
 _PANEL_TITLES = {"latency": "Latency vs offered load", "throughput": "Accepted vs offered load",

@@ -11,8 +11,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from .validation import ConfigError
-from .validation import show as _show
+from ..validation import ConfigError
+from ..validation import show as _show
 
 __all__ = ["WORKLOAD_DEFAULTS", "WORKLOAD_KEYS", "JOB_KEYS", "MOTIF_KEYS", "MOTIFS",
            "ALLREDUCE_ALGORITHMS", "normalize_workload"]

@@ -24,15 +24,15 @@ from __future__ import annotations
 import os
 from typing import Any, Sequence
 
-# Figure assembly and file I/O live here; the vocabulary and looks in plot_style.py, the
-# grouping into series in plot_series.py, the panels in plot_panels.py. Their names stay
+# Figure assembly and file I/O live here; the vocabulary and looks in style.py, the
+# grouping into series in series.py, the panels in panels.py. Their names stay
 # importable from flitsim.plot, the public path.
-from .plot_panels import _PANEL_TITLES, _draw_curves, _draw_saturation, _draw_utilisation
-from .plot_series import _ci, _is_number, _point, _saturation, series  # noqa: F401
-from .plot_style import (FORMATS, KEY_WORDS, MARKERS, MATPLOTLIB_HINT, METRICS, PANELS,
-                         PAPER_COLOURS, REPLICA_KEY, SATURATED, SELF_NAMING, VALUE_WORDS,
-                         PlotOptions, PlotUnavailable, _pyplot, _style, _value_text, key_words,
-                         value_words)  # noqa: F401
+from .panels import _PANEL_TITLES, _draw_curves, _draw_saturation, _draw_utilisation
+from .series import _ci, _is_number, _point, _saturation, series  # noqa: F401
+from .style import (FORMATS, KEY_WORDS, MARKERS, MATPLOTLIB_HINT, METRICS, PANELS,
+                    PAPER_COLOURS, REPLICA_KEY, SATURATED, SELF_NAMING, VALUE_WORDS,
+                    PlotOptions, PlotUnavailable, _pyplot, _style, _value_text, key_words,
+                    value_words)  # noqa: F401
 
 __all__ = ["plot_file", "plot_results", "series", "PlotOptions", "PlotUnavailable",
            "MATPLOTLIB_HINT", "METRICS", "PANELS"]
@@ -92,7 +92,7 @@ def plot_results(points: Sequence[dict], results: Sequence[Any], output: str | o
 
 def read_points(path: str | os.PathLike) -> tuple[list[dict], list]:
     """(points, results) of a results file (``flitsim run -o``) or a sweep file."""
-    from . import hdf5
+    from .. import hdf5
     path = os.fspath(path)
     if hdf5.is_sweep(path):
         sw = hdf5.read_sweep(path)

@@ -7,12 +7,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .plot_style import REPLICA_KEY, value_words
+from .style import REPLICA_KEY, value_words
 
 
 def _ci(values: list[float]) -> float:
     """Half-width of the 95 % Student-t interval of the mean of `values`."""
-    from .results import _t_quantile
+    from ..results import _t_quantile
     xs = np.array([v for v in values if math.isfinite(v)], dtype=float)
     if xs.size < 2:
         return float("nan")
