@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from .. import _core
+
 MATPLOTLIB_HINT = ("plots need matplotlib, which is not installed; install it with "
                    "`pip install 'flitsim[plot]'` (or `pip install matplotlib`)")
 
@@ -28,11 +30,10 @@ KEY_WORDS = {
     "extra_hops_mean": "extra hops per packet", "network_latency_mean": "mean network latency (cycles)",
     "fairness": "Jain fairness of accepted throughput",
 }
+# Routing labels are the routings' own (their traits, cuda/routing/<routing>.cuh).
 VALUE_WORDS = {
-    "min": "MIN", "ugal": "UGAL", "ugal-g": "UGAL-G", "valiant": "Valiant", "par": "PAR",
-    "dor": "DOR", "dimwar": "DimWAR", "omniwar": "OmniWAR", "clos-ad": "Clos-AD",
-    "updown": "up*/down*", "booksim": "BookSim cost", "uniform": "uniform",
-    "valiant-dor": "Valiant (DOR phases)", "ugal-dor": "UGAL (DOR phases)", "booksim-flatfly": "BookSim flatfly cost",
+    **{r["algorithm"]: r["label"] for r in _core.routings()},
+    "booksim": "BookSim cost", "uniform": "uniform", "booksim-flatfly": "BookSim flatfly cost",
     "bitcomp": "bit complement", "worst-case": "worst case", "tornado": "tornado",
 }
 # Keys whose values name themselves ("UGAL", not "routing = UGAL").
