@@ -73,7 +73,7 @@ def _int(key: str, v: Any, lo: int, hi: int | None = None, hi_text: str = "") ->
 
 
 # Upper bounds that keep sizes and cycle counts inside what the engine stores (int64 cycles,
-# as sim.* in host/config/engine_keys.cpp; bytes and flits whose products stay in int64).
+# as sim.* in host/config/keys_sim.cpp; bytes and flits whose products stay in int64).
 _CYCLES, _CYCLES_TEXT = 1 << 44, "2^44"
 _BYTES, _BYTES_TEXT = 1 << 40, "2^40"
 _COUNT, _COUNT_TEXT = 1 << 20, "2^20"
