@@ -7,7 +7,7 @@
 // key tables of docs/configuration.md all follow.
 //
 // Adding a key: one line in the section's table (keys_<section>.cpp) naming the field of the
-// parameter struct it fills (engine_config.hpp, or RouterModel in cuda/state.cuh for an option
+// parameter struct it fills (engine_config.hpp, or RouterModel in cuda/params.cuh for an option
 // the phases read). A key with cross-key rules (sizes in bytes, packet_sizes, the stage delays)
 // is declared with `rules_key` and read by its section's own code in engine_config.cpp.
 #pragma once

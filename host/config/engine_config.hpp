@@ -1,6 +1,6 @@
 // The engine's view of a configuration: the [router], [channels], [routing], [traffic] and
 // [sim] sections as parameter structs, one per concern. Each field's default is stated here
-// (or, for the router model, in cuda/state.cuh) and nowhere else: the key tables
+// (or, for the router model, in cuda/params.cuh) and nowhere else: the key tables
 // (host/config/keys_<section>.cpp) read into these fields and export their defaults to Python.
 #pragma once
 #include <cstdint>
@@ -25,18 +25,18 @@ struct RouterSizing {
   int32_t credit_delay = 0;        // extra cycles on router -> router credit rings
 };
 
-// [routing]: "" and -1 are unset: the engine picks per algorithm and topology (routing_choice.cpp).
+// [routing] keys that routing_choice.cpp turns into the routing's parameters: "" and -1 are
+// unset, the engine picks per algorithm and topology. A key the routing reads as it is fills
+// its RoutingParams field directly (EngineConfig::routing_params).
 struct RoutingKeys {
   std::string algorithm = "min";
   std::string selection;           // oblivious, adaptive, dmodk
   std::string valiant;             // restricted, any, node, differing-dims
   std::string congestion;          // UGAL-L sensing: port (unset), downstream
   std::string vc_scheme;           // unset (the routing's own), booksim (dragonfly UGAL-L)
-  bool decide_at_injection = false;
   int32_t n_indirect = -1, offset = -1, deroutes = -1;
   double penalty = 1.0, threshold = 0;
   std::string cost = "booksim";    // UGAL cost rule: queue, hops, booksim, booksim-flatfly
-  bool multi_deroute = true;       // OmniWAR: back-to-back deroutes in one dimension allowed
   int32_t snapshot_period = 1;     // UGAL-G: cycles between congestion snapshots
   bool deadlock_avoidance = true;  // false: every hop on one VC class (to study deadlock)
 };
@@ -66,10 +66,11 @@ struct RunKeys {
 };
 
 struct EngineConfig {
-  RouterModel model;     // the [router] options the phases read (cuda/state.cuh)
+  RouterModel model;     // the [router] options the phases read (cuda/params.cuh)
   RouterSizing router;
   Params channels{"channels"};
   RoutingKeys routing;
+  RoutingParams routing_params;  // the routing's parameters, those keys that fill them as given (cuda/params.cuh)
   TrafficKeys traffic;
   RunKeys sim;
   std::vector<double> loads{0.1};     // one entry per replica

@@ -1,5 +1,5 @@
 // The [router] keys (config_keys.hpp). Defaults: RouterSizing (engine_config.hpp) and RouterModel
-// (cuda/state.cuh); router.preset replaces them where the user gave none (router_presets.cpp).
+// (cuda/params.cuh); router.preset replaces them where the user gave none (router_presets.cpp).
 #include "host/config/config_keys.hpp"
 #include "host/config/router_presets.hpp"
 

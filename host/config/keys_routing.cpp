@@ -43,7 +43,7 @@ const std::vector<KeySpec>& routing_keys() {
       refuse_unread(readers(choice_key("routing", "vc_scheme", {"booksim"}, FLITSIM_FIELD(routing.vc_scheme),
                                  "dragonfly ugal on BookSim2's ugal_dragonflynew VCs (3 classes, not deadlock-free); "
                                  "unset: the routing's own"))),
-      refuse_unread(readers(bool_key("routing", "decide_at_injection", FLITSIM_FIELD(routing.decide_at_injection),
+      refuse_unread(readers(bool_key("routing", "decide_at_injection", FLITSIM_FIELD(routing_params.decide_at_injection),
                        "UGAL-L decides as the packet enters the injection channel, from the source router's state "
                        "then (BookSim2's lookahead routing), not when its head reaches the front of its input VC"))),
       readers(int_key("routing", "deroutes", 0, 62, FLITSIM_FIELD(routing.deroutes),
@@ -58,7 +58,7 @@ const std::vector<KeySpec>& routing_keys() {
       refuse_unread(readers(choice_key("routing", "congestion", {"port", "downstream"}, FLITSIM_FIELD(routing.congestion),
                          "what UGAL-L senses of an output: port (unset), its downstream credits in use plus the flits "
                          "queued here for it; downstream, the credits in use only (BookSim2)"))),
-      readers(bool_key("routing", "multi_deroute", FLITSIM_FIELD(routing.multi_deroute),
+      readers(bool_key("routing", "multi_deroute", FLITSIM_FIELD(routing_params.multi_deroute),
                                   "OmniWAR: back-to-back deroutes in one dimension allowed")),
       readers(int_key("routing", "snapshot_period", 1, kMaxFlits, FLITSIM_FIELD(routing.snapshot_period),
                                 "cycles between congestion snapshots")),

@@ -150,6 +150,7 @@ const RoutingInfo& find_routing(const Topology& t, const std::string& alg) {
 
 void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vector<uint8_t>& dist,
                     SimParams& prm, std::vector<int32_t>& rt_table) {
+  prm.routing = cfg.routing_params;  // the keys the routing reads as given; the others below
   const Params where("routing");
   const std::string& alg = cfg.routing.algorithm;
   const RoutingInfo& info = find_routing(t, alg);
@@ -177,7 +178,6 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
   prm.routing.valiant_dims = cfg.routing.valiant == "differing-dims";
   prm.routing.ugal_downstream = cfg.routing.congestion == "downstream";
   prm.routing.df_booksim_vcs = cfg.routing.vc_scheme == "booksim";
-  prm.routing.decide_at_injection = cfg.routing.decide_at_injection;
   // Selection: random per packet and hop unless adaptive; up*/down* defaults to D-mod-k.
   const std::string& sel = cfg.routing.selection;
   const bool dmodk = flags & kDModK;
@@ -204,7 +204,6 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
                     : ugal                                              ? 0
                                                                         : info.traits->offset;
   prm.routing.threshold_x256 = std::llround(cfg.routing.threshold / 100.0 * double(cfg.router.vcs) * double(cfg.router.buffer) * 256.0);
-  prm.routing.multi_deroute = cfg.routing.multi_deroute;
   prm.routing.kind = info.kind;
   if (sensing == "snapshot") prm.routing.snapshot_period = cfg.routing.snapshot_period;
 

@@ -13,7 +13,7 @@
 
 namespace flitsim {
 
-// The pinned model: SimParams' defaults (cuda/state.cuh states them once) for the router model
+// The pinned model: SimParams' defaults (cuda/params.cuh states them once) for the router model
 // and the source; the routing's options stay free.
 constexpr bool is_pinned_model(const SimView& s) {
   constexpr SimParams d{};
