@@ -45,7 +45,7 @@ def test_a_registry_line_without_its_device_rule_fails_to_compile(tree, tmp_path
 @pytest.mark.skipif(CXX is None, reason="no host C++ compiler")
 def test_a_kind_outside_the_registry_fails_to_compile(tree, tmp_path):
     # A kind added to the enum by hand, past the registry, has no case in the generated switch.
-    state = tree / "cuda/state.cuh"
+    state = tree / "cuda/params.cuh"  
     text = state.read_text()
     cut, n = re.subn(r"(  FLITSIM_PATTERNS\(FLITSIM_PATTERN_ENUM\)\n)", r"\1  HandMade = 98,\n", text)
     assert n == 1
