@@ -41,7 +41,7 @@ void bind_config_keys(py::module_& m) {
         for (const KeySpec& k : config_keys()) {
           py::dict d;
           d["section"] = k.section, d["name"] = k.name, d["type"] = type_name(k.type);
-          d["filled"] = k.filled, d["read_by"] = k.read_by, d["doc"] = k.doc;
+          d["filled"] = k.filled, d["read_by"] = k.read_by, d["doc"] = k.doc, d["booksim"] = k.booksim;
           d["default"] = k.value ? to_py(k.value(defaults)) : py::object(py::none());
           if (k.type == KeyType::Int || k.type == KeyType::IntList) d["lo"] = k.lo, d["hi"] = k.hi;
           if (k.type == KeyType::Int) d["rule"] = int_key_rule(k), d["why"] = k.why;

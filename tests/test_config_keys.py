@@ -131,3 +131,22 @@ def test_sim_latency_threshold_adds_bookSim2s_criterion():
     assert not fine.saturated
     with pytest.raises(ConfigError, match=r"^sim\.latency_threshold: must be an integer in \[1, 2\^44\], got 0"):
         normalize(small_dragonfly(sim={"latency_threshold": 0}))
+
+
+@pytest.mark.parametrize("raw,hint", [
+    ({"router": {"num_vcs": 4}}, r'^router: unknown key "num_vcs" \(BookSim2\'s num_vcs is router\.vcs\)'),
+    ({"traffic": {"injection_rate": 0.3}}, r"BookSim2's injection_rate is traffic\.load"),
+    ({"routing": {"routing_function": "min"}}, r"BookSim2's routing_function is routing\.algorithm"),
+    ({"sim": {"latency_thres": 500}}, r"BookSim2's latency_thres is sim\.latency_threshold"),
+    ({"num_vcs": 4}, r"^num_vcs: unknown section \(BookSim2's num_vcs is router\.vcs\)"),
+    ({"sim": {"vcs": 4}}, r'^sim: unknown key "vcs" \(did you mean router\.vcs\?\)'),
+])
+def test_an_unknown_key_names_the_key_it_most_likely_means(raw, hint):
+    """BookSim2's names come from each key's declaration (booksim_name in keys_<section>.cpp)."""
+    with pytest.raises(ConfigError, match=hint):
+        normalize(raw)
+
+
+def test_an_unknown_key_without_a_likely_meaning_lists_the_known_ones():
+    with pytest.raises(ConfigError, match=r'^router: unknown key "bogus" \(known: vcs, buffer'):
+        normalize({"router": {"bogus": 1}})

@@ -37,6 +37,7 @@ struct KeySpec {
   std::string read_by = "all";       // [routing]: the algorithms that read it; [traffic]: the patterns
                                      // or the injection process
   std::string doc;                   // one line for docs/configuration.md and `flitsim config`
+  std::string booksim;               // BookSim2's name for it, where it has one (an unknown key answers with this key)
   std::string why;                   // Int: what the bounds protect (storage types, sums)
   // Stores a given value into its field (null: the section's own rules read it).
   std::function<void(const Params&, EngineConfig&)> read;
@@ -155,5 +156,6 @@ KeySpec int_list_key(const char* section, const char* name, int64_t lo, F field,
 inline KeySpec filled(KeySpec k) { return k.filled = true, k; }
 inline KeySpec read_by(const char* who, KeySpec k) { return k.read_by = who, k; }
 inline KeySpec refuse_unread(KeySpec k) { return k.refuse_unread = true, k; }
+inline KeySpec booksim_name(const char* name, KeySpec k) { return k.booksim = name, k; }
 
 }  // namespace flitsim

@@ -25,8 +25,8 @@ std::vector<std::string> algorithm_names() {
 const std::vector<KeySpec>& routing_keys() {
   constexpr int64_t kMaxFlits = 1 << 20;
   static const std::vector<KeySpec> k = {
-      filled(choice_key("routing", "algorithm", algorithm_names(), FLITSIM_FIELD(routing.algorithm),
-                        "the routing function (cuda/routing/registry.h)")),
+      filled(booksim_name("routing_function", choice_key("routing", "algorithm", algorithm_names(), FLITSIM_FIELD(routing.algorithm),
+                        "the routing function (cuda/routing/registry.h)"))),
       readers(choice_key("routing", "valiant", {"restricted", "any", "node", "differing-dims"},
                          FLITSIM_FIELD(routing.valiant),
                          "Valiant intermediate: dragonfly restricted (first router of the group reached) or any router "

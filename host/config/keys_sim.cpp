@@ -24,8 +24,8 @@ const std::vector<KeySpec>& sim_keys() {
   static const std::vector<KeySpec> k = {
       filled(int_key("sim", "warmup", 0, kCycles, FLITSIM_FIELD(sim.warmup), "cycles before the measurement window",
                      kCycleSums)),
-      filled(int_key("sim", "measure", 1, kCycles, FLITSIM_FIELD(sim.measure),
-                     "cycles of the measurement window (packets created in it are measured)", kCycleSums)),
+      filled(booksim_name("sample_period", int_key("sim", "measure", 1, kCycles, FLITSIM_FIELD(sim.measure),
+                     "cycles of the measurement window (packets created in it are measured)", kCycleSums))),
       filled(int_key("sim", "seed", 0, INT64_MAX, FLITSIM_FIELD(seeds[0]), "random seed", "a 64-bit seed")),
       filled(int_key("sim", "drain_limit", 1, kCycles, FLITSIM_FIELD(sim.drain_limit),
                      "cycles after the window to wait for measured packets (then: saturated)", kCycleSums)),
@@ -41,9 +41,9 @@ const std::vector<KeySpec>& sim_keys() {
                      "cycles between Ctrl-C checks and progress updates", "cycles between Ctrl-C checks and progress")),
       filled(float_key("sim", "saturation_tolerance", 0, 1, FLITSIM_FIELD(sim.saturation_tolerance),
                        "saturated when accepted < (1 - this) x offered")),
-      int_key("sim", "latency_threshold", 1, kCycles, FLITSIM_FIELD(sim.latency_threshold),
+      booksim_name("latency_thres", int_key("sim", "latency_threshold", 1, kCycles, FLITSIM_FIELD(sim.latency_threshold),
               "also saturated when the measured packets' mean latency exceeds this many cycles (BookSim2's "
-              "latency_thres); unset: off", "cycle counts"),
+              "latency_thres); unset: off", "cycle counts")),
       filled(int_key("sim", "batches", 1, int64_t(1) << 16, FLITSIM_FIELD(sim.batches),
                      "time batches of the window (time series, batch-means intervals)",
                      "batch index (cycle x batches stays in int64)")),

@@ -8,11 +8,11 @@ namespace flitsim {
 
 const std::vector<KeySpec>& traffic_keys() {
   static const std::vector<KeySpec> k = [] {
-    KeySpec load = filled(float_key("traffic", "load", 0, 1, FLITSIM_FIELD(loads[0]),
-                                    "offered load, flits per node per cycle"));
+    KeySpec load = filled(booksim_name("injection_rate", float_key("traffic", "load", 0, 1, FLITSIM_FIELD(loads[0]),
+                                                                    "offered load, flits per node per cycle")));
     return std::vector<KeySpec>{
-        filled(choice_key("traffic", "pattern", pattern_names(), FLITSIM_FIELD(traffic.pattern),
-                          "destination pattern (docs/traffic.md)")),
+        filled(booksim_name("traffic", choice_key("traffic", "pattern", pattern_names(), FLITSIM_FIELD(traffic.pattern),
+                          "destination pattern (docs/traffic.md)"))),
         load,
         filled(int_key("traffic", "packet_size", 1, int64_t(1) << 20, FLITSIM_FIELD(traffic.packet_size),
                        "flits per packet", "flits per packet (int32)")),
@@ -26,8 +26,8 @@ const std::vector<KeySpec>& traffic_keys() {
                                      "fraction of packets sent to a hotspot (the rest uniform)")),
         read_by("urb swap2", int_list_key("traffic", "dims", 0, FLITSIM_FIELD(traffic.dims),
                                           "targeted HyperX dimensions")),
-        choice_key("traffic", "injection", {"bernoulli", "onoff"}, FLITSIM_FIELD(traffic.injection),
-                   "packet creation process: Bernoulli, or on/off bursts"),
+        booksim_name("injection_process", choice_key("traffic", "injection", {"bernoulli", "onoff"}, FLITSIM_FIELD(traffic.injection),
+                   "packet creation process: Bernoulli, or on/off bursts")),
         read_by("onoff", float_key("traffic", "burst_on", 1, 1e9, FLITSIM_FIELD(traffic.burst_on),
                                    "on/off: mean on period (cycles)")),
         read_by("onoff", float_key("traffic", "burst_off", 1, 1e9, FLITSIM_FIELD(traffic.burst_off),

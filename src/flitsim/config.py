@@ -17,7 +17,7 @@ from typing import Any
 
 from . import _core
 from .config_keys import DEFAULTS as KEY_DEFAULTS
-from .config_keys import SCHEMA, key
+from .config_keys import SCHEMA, key, where_else
 from .validation import ConfigError
 from .validation import choice_rule as _choice
 from .validation import int_rule as _int
@@ -106,7 +106,7 @@ def _topology_value(key: str, v: Any) -> Any:
 
 
 def _unknown_key(section: str, key: str, known: Sequence[str]) -> ConfigError:
-    return ConfigError(f'{section}: unknown key "{key}" (known: {", ".join(known)})')
+    return ConfigError(f'{section}: unknown key "{key}"{where_else(section, key)} (known: {", ".join(known)})')
 
 
 def _section_dict(cfg: Mapping[str, Any], name: str) -> dict[str, Any]:
@@ -174,7 +174,7 @@ def normalize(cfg: Mapping[str, Any]) -> dict[str, Any]:
         raise ConfigError(f"config: must be a table of sections, got {_show(cfg)}")
     for name in cfg:
         if name not in DEFAULTS and name not in OPTIONAL_SECTIONS:
-            raise ConfigError(f'{name}: unknown section '
+            raise ConfigError(f'{name}: unknown section{where_else("", name)} '
                               f'(known: {", ".join(SECTIONS + OPTIONAL_SECTIONS)})')
     # Every table and list below is rebuilt, so the result shares nothing with `cfg`.
     out: dict[str, Any] = {}

@@ -14,7 +14,8 @@ from . import _core
 from .validation import Checker, ConfigError
 from .validation import bool_rule, choice_rule, float_rule, int_list_rule, int_rule, is_int, show
 
-__all__ = ["KEYS", "SCHEMA", "DEFAULTS", "key", "resolve", "unset_keys", "markdown_table", "update_doc"]
+__all__ = ["KEYS", "SCHEMA", "DEFAULTS", "key", "where_else", "resolve", "unset_keys", "markdown_table",
+           "update_doc"]
 
 # One dict per key, in declaration order (section by section).
 KEYS: tuple[dict[str, Any], ...] = tuple(_core.config_keys())
@@ -28,6 +29,19 @@ def key(section: str, name: str) -> dict[str, Any]:
         if k["section"] == section and k["name"] == name:
             return k
     raise KeyError(f"{section}.{name}")
+
+
+def where_else(section: str, name: str) -> str:
+    """For an unknown key ``section.name``: the declared key it most likely means, as a clause
+    of the error message — a BookSim2 name (`num_vcs` is `router.vcs`; each declaration states
+    its BookSim2 name) or the same name in another section; "" when there is none."""
+    for k in KEYS:
+        if k.get("booksim") == name:
+            return f" (BookSim2's {name} is {k['section']}.{k['name']})"
+    for k in KEYS:
+        if k["name"] == name and k["section"] != section and k["section"] != "channels":
+            return f" (did you mean {k['section']}.{name}?)"
+    return ""
 
 
 def _engine_int(k: dict[str, Any]) -> Checker:
@@ -170,7 +184,7 @@ def markdown_table(section: str) -> str:
     """The key table of one section for docs/configuration.md, generated from the declaration."""
     rows = ["| Key | Default | Values | Read by | Meaning |", "|---|---|---|---|---|"]
     for name, k in _BY_SECTION[section].items():
-        doc = k["doc"].replace("|", "\\|")
+        doc = k["doc"].replace("|", "\\|") + (f" (BookSim2: `{k['booksim']}`)" if k.get("booksim") else "")
         reader = "" if k["read_by"] == "all" else ", ".join(f"`{r}`" for r in k["read_by"].split())
         rows.append(f"| `{name}` | {_shown(k['default'])} | {_rule(k)} | {reader} | {doc} |")
     return "\n".join(rows) + "\n"
