@@ -13,8 +13,9 @@ from .results import ENGINE_STATISTICS, Result
 # engine decides it, once (host/run/replica_stats.cpp), with the configured tolerance.
 SATURATION_RULE = (
     "saturated = measured packets not all delivered within sim.drain_limit cycles after the "
-    "window, or accepted < (1 - sim.saturation_tolerance) * offered; replicas saturated by the "
-    "second rule stop at the window's end"
+    "window, or accepted < (1 - sim.saturation_tolerance) * offered, or (with sim.latency_threshold "
+    "set) their mean packet latency > sim.latency_threshold; replicas saturated by the second rule "
+    "stop at the window's end"
 )
 
 

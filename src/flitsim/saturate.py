@@ -2,7 +2,8 @@
 
 Criterion (the engine's, ``engine.SATURATION_RULE``): a load is **sustained** when its
 replica is not ``saturated``, i.e. every measured packet was delivered within
-``sim.drain_limit`` cycles after the window and accepted >= (1 - sim.saturation_tolerance) x offered. The saturation
+``sim.drain_limit`` cycles after the window and accepted >= (1 - sim.saturation_tolerance) x offered
+(and, with ``sim.latency_threshold`` set, BookSim2's criterion: a mean packet latency at most that). The saturation
 load is the highest sustained load found; the search stops once the lowest saturated load
 above it is at most ``tolerance`` away.
 
@@ -25,7 +26,8 @@ __all__ = ["saturate", "SaturationResult", "Probe", "CRITERION"]
 
 CRITERION = ("a load is sustained when its replica is not saturated: every measured packet "
              "delivered within sim.drain_limit cycles after the window and accepted >= "
-             "(1 - sim.saturation_tolerance) x offered, default 0.95 x (engine.SATURATION_RULE)")
+             "(1 - sim.saturation_tolerance) x offered, default 0.95 x, and, with "
+             "sim.latency_threshold set, a mean packet latency at most that (engine.SATURATION_RULE)")
 
 
 @dataclass
