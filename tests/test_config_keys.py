@@ -9,7 +9,7 @@ import pytest
 import flitsim
 from conftest import small_dragonfly
 from flitsim import _core, hdf5
-from flitsim.config import DEFAULTS, SCHEMA, ConfigError, normalize
+from flitsim.config import DEFAULTS, ROUTER_PRESETS, SCHEMA, ConfigError, normalize
 from flitsim.config_keys import KEYS, resolve, unset_keys, update_doc
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -47,20 +47,37 @@ def test_python_rules_and_defaults_come_from_the_declaration():
             assert k["name"] not in DEFAULTS.get(k["section"], {})
 
 
+# Keys whose value follows another's when not given (rules between keys, engine_config.cpp;
+# router.preset: the keys the preset sets, router_presets.cpp).
+FOLLOWERS = {("router", "alloc_iterations"): {("router", "sa_iterations")},
+             ("router", "architecture"): {("router", "output_buffer")},
+             ("router", "preset"): {("router", name) for preset in ROUTER_PRESETS.values() for name in preset}
+             | {("router", "sa_iterations")}}
+
+
+def engine_values(sections):
+    return {(sec, name): v for sec, keys in _core.engine_values(normalize(small_dragonfly(**sections))).items()
+            for name, v in keys.items()}
+
+
 @pytest.mark.parametrize("k", [k for k in KEYS if k["section"] != "channels"],
                          ids=lambda k: f"{k['section']}.{k['name']}")
-def test_the_engine_reads_every_key_into_its_field(k):
+def test_the_engine_reads_every_key_into_its_own_field(k):
     """Each declared key that fills a field: a value other than the default, given, is the value
-    the engine holds (the routing keys on an algorithm that reads them)."""
-    engine = _core.engine_values(normalize(small_dragonfly()))
-    if k["name"] not in engine.get(k["section"], {}) or k["type"] == "int_list" and k["name"] == "hotspots":
+    the engine holds, and no other key's value moves (a key declared with another key's field
+    fails here). Routing keys are given with an algorithm that reads them."""
+    me = (k["section"], k["name"])
+    if me not in engine_values({}):
         pytest.skip("read by its section's own rules (sizes in bytes, stage delays, packet_sizes)")
-    v = other_value(k)
-    sections = {k["section"]: {k["name"]: v, **COMPANIONS.get((k["section"], k["name"]), {})}}
+    base = {k["section"]: dict(COMPANIONS.get(me, {}))}
     if k["section"] == "routing" and k["name"] != "algorithm" and k["read_by"] != "all":
-        sections["routing"]["algorithm"] = k["read_by"].split()[0]
-    got = _core.engine_values(normalize(small_dragonfly(**sections)))[k["section"]][k["name"]]
-    assert got == v
+        base["routing"]["algorithm"] = k["read_by"].split()[0]
+    v = other_value(k)
+    before = engine_values(base)
+    after = engine_values({sec: {**keys, **({k["name"]: v} if sec == k["section"] else {})} for sec, keys in base.items()})
+    assert after[me] == v
+    moved = {key for key in before if before[key] != after[key]} - {me} - FOLLOWERS.get(me, set())
+    assert not moved, f"setting {me} also moved {moved}"
 
 
 def test_flitsim_config_prints_every_router_key_and_reads_back_the_same(capsys):

@@ -24,12 +24,28 @@ bool RoutingInfo::reads(const std::string& key) const {
   return all.find(" " + key + " ") != std::string::npos;
 }
 
+namespace {
+
+// "\"a\"", "\"a\" and \"b\"", "\"a\", \"b\" and \"c\"": names as messages list them.
+std::string and_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return out;
+}
+
+void add_once(std::vector<std::string>& names, const std::string& name) {
+  if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+}
+
+}  // namespace
+
 std::string reader_names(const std::string& key) {
-  std::string names;
+  std::vector<std::string> names;
   for (const RoutingInfo& i : routing_registry())
-    if (i.reads(key) && (" " + names + " ").find(std::string(" ") + i.algorithm + " ") == std::string::npos)
-      names += (names.empty() ? "" : " ") + std::string(i.algorithm);
-  return names;
+    if (i.reads(key)) add_once(names, i.algorithm);
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : " ") + n;
+  return out;
 }
 
 std::string readers_of(const std::string& key) {
@@ -38,12 +54,9 @@ std::string readers_of(const std::string& key) {
     if (!i.reads(key)) continue;
     bool everywhere = true;  // every registry line of this name reads it
     for (const RoutingInfo& j : routing_registry()) everywhere &= j.algorithm != std::string(i.algorithm) || j.reads(key);
-    const std::string part = "\"" + std::string(i.algorithm) + "\"" + (everywhere ? "" : std::string(" (") + i.family + ")");
-    if (std::find(parts.begin(), parts.end(), part) == parts.end()) parts.push_back(part);
+    add_once(parts, "\"" + std::string(i.algorithm) + "\"" + (everywhere ? "" : std::string(" (") + i.family + ")"));
   }
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
-  return (parts.size() == 1 ? "algorithm " : "algorithms ") + out;
+  return (parts.size() == 1 ? "algorithm " : "algorithms ") + and_list(parts);
 }
 
 const RoutingInfo& routing_info(RoutingKind kind) {
@@ -129,12 +142,8 @@ void check_unread_keys(const Topology& t, const EngineConfig& cfg, const Routing
 std::string with_flag(uint32_t flag) {
   std::vector<std::string> names;
   for (const RoutingInfo& i : routing_registry())
-    if ((i.traits->flags & flag) && std::find(names.begin(), names.end(), i.algorithm) == names.end())
-      names.push_back(i.algorithm);
-  std::string out;
-  for (size_t i = 0; i < names.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + ("\"" + names[i] + "\"");
-  return out;
+    if (i.traits->flags & flag) add_once(names, "\"" + std::string(i.algorithm) + "\"");
+  return and_list(names);
 }
 
 const RoutingInfo& find_routing(const Topology& t, const std::string& alg) {

@@ -147,17 +147,11 @@ def resolve(cfg: dict[str, Any]) -> dict[str, Any]:
 
 
 def unset_keys(cfg: dict[str, Any]) -> list[dict[str, Any]]:
-    """The keys the run reads that are unset in ``resolve(cfg)``: the engine picks them per routing,
-    pattern or topology (each declaration's doc says how)."""
+    """The [routing] keys the run reads that are unset in ``resolve(cfg)``: the engine picks them
+    per routing and topology (each declaration's doc says how)."""
     full = resolve(cfg)
-    return [k for k in KEYS if k["section"] in full and k["section"] != "channels" and _read(k, cfg)
-            and k["name"] not in full[k["section"]] and not k["name"].endswith("_bytes")
-            and k["default"] is None and k["name"] in _UNSET_BY_ENGINE.get(k["section"], ())]
-
-
-# Keys whose unset value means "the engine picks" (not "off"): shown as comments by `flitsim config`.
-_UNSET_BY_ENGINE = {"routing": ("valiant", "n_indirect", "offset", "deroutes", "congestion", "selection",
-                                "vc_scheme")}
+    return [k for k in KEYS if k["section"] == "routing" and k["default"] is None and _read(k, cfg)
+            and k["name"] not in full["routing"]]
 
 
 def _shown(v: Any) -> str:
