@@ -113,6 +113,12 @@ def test_human_summary(engine, config_file, capsys):
         assert label in out, label
     assert f"{s['offered']:.4g}" in out and f"{s['latency_mean']:.4g}" in out
     assert "saturated        no" in out and str(s["cycles"]) in out
+    # What was simulated, so that a saved summary names its experiment.
+    lines = dict(line.split(None, 1) for line in out.splitlines()[:3])
+    assert lines["network"].startswith("dragonfly (p=2, a=4, h=2") and \
+        f"{engine.result.nodes:,} nodes" in lines["network"]
+    assert lines["routing"].startswith("min, ")
+    assert lines["traffic"].startswith("uniform, load 0.3 flits/node/cycle")
 
 
 def test_output_file_reads_back(engine, config_file, tmp_path, capsys):
@@ -203,12 +209,17 @@ DESCRIPTION = {"nodes": 72, "routers": 36, "links": 90, "radix": 7, "diameter": 
                "links_optical": 36, "classes": ["terminal", "local", "global"]}
 
 
+BISECTION = {"cut_links": 16, "per_node": 16 / 36, "nodes": (36, 36), "method": "spectral"}
+
+
 @pytest.fixture
 def topology(monkeypatch):
     def describe(config):
         fake.calls.append(config)
         return dict(DESCRIPTION)
-    fake = _install(monkeypatch, "topology", describe=describe, calls=[])
+    fake = _install(monkeypatch, "topology", describe=describe, calls=[],
+                    bisection=lambda config: dict(BISECTION),
+                    named_attrs=lambda kind, attrs: dict(attrs))
     return fake
 
 
@@ -228,6 +239,8 @@ def test_info_json(topology, config_file, capsys):
     assert info.pop("state_bytes") > 0 and info.pop("host_memory_available") >= 0  # the engine's estimate
     gpu = info.pop("gpu")  # a device's name and memory, or why there is none
     assert set(gpu) in ({"name", "free_bytes", "total_bytes"}, {"why_not"})
+    assert info.pop("bisection") == {**BISECTION, "nodes": list(BISECTION["nodes"])}
+    assert info.pop("warnings") == []       # a run would accept this configuration
     assert info == {"kind": "dragonfly", **DESCRIPTION}
 
 

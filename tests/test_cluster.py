@@ -188,6 +188,11 @@ def test_slurm_cluster_construction(tmp_path, monkeypatch, capsys, reference):
     monkeypatch.setitem(sys.modules, "dask_jobqueue",
                         types.SimpleNamespace(SLURMCluster=FakeSLURMCluster))
     FakeSLURMCluster.made.clear()
+    fake_bin = tmp_path / "bin"        # flitsim refuses --cluster slurm where sbatch is missing
+    fake_bin.mkdir()
+    (fake_bin / "sbatch").write_text("#!/bin/sh\nexit 1\n")
+    (fake_bin / "sbatch").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake_bin}{os.pathsep}{os.environ.get('PATH', '')}")
     toml = tmp_path / "df.toml"
     toml.write_text("[topology]\np = 2\na = 4\nh = 2\n[router]\nvcs = 2\nbuffer = 8\n"
                     "[sim]\nwarmup = 100\nmeasure = 300\n")
@@ -207,6 +212,21 @@ def test_slurm_cluster_construction(tmp_path, monkeypatch, capsys, reference):
                          "job_script_prologue": ["export OMP_NUM_THREADS=8"],
                          "worker_extra_args": ["--resources", "flitsim=1"]}
     assert read_sweep(out)["done"].all()
+
+
+def test_slurm_without_sbatch_fails_fast(tmp_path, monkeypatch, capsys):
+    # No sbatch on PATH: one clear line and exit status 2 before any output or Dask cluster,
+    # instead of Dask's tracebacks and a wait for workers that never start.
+    monkeypatch.setenv("PATH", str(tmp_path))
+    toml = tmp_path / "df.toml"
+    toml.write_text("[topology]\np = 2\na = 4\nh = 2\n")
+    assert main(["sweep", str(toml), "--over", "traffic.load=0.1", "-o", str(tmp_path / "s.h5"),
+                 "--cluster", "slurm"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [
+        "flitsim: error: --cluster slurm: sbatch is not on PATH (run the sweep where Slurm "
+        "jobs can be submitted, e.g. a login node)"]
+    assert not (tmp_path / "s.h5").exists()
 
 
 def test_cluster_is_documented():

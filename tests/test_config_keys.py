@@ -38,6 +38,20 @@ def test_doc_key_tables_are_the_declaration():
     assert update_doc(text) == text, "run: python -m flitsim.config_keys --update docs/configuration.md"
 
 
+def test_booksim_doc_maps_every_declared_booksim_name():
+    # docs/booksim.md's table comes from the declarations' BookSim2 names, and its preset
+    # table from router_presets.cpp: regenerated, they equal what the doc shows.
+    text = (ROOT / "docs" / "booksim.md").read_text()
+    assert "<!-- keys:booksim " in text and "<!-- keys:booksim-preset " in text
+    assert update_doc(text) == text, "run: python -m flitsim.config_keys --update docs/booksim.md"
+    for k in KEYS:
+        if k.get("booksim"):
+            assert f"| `{k['booksim']}` | `{k['section']}.{k['name']}` |" in text
+    from flitsim.config import ROUTER_PRESETS
+    for key in ROUTER_PRESETS["booksim"]:
+        assert f"| `router.{key}` |" in text
+
+
 def test_python_rules_and_defaults_come_from_the_declaration():
     for k in KEYS:
         assert k["name"] in SCHEMA[k["section"]]

@@ -74,7 +74,7 @@ def test_engine_line_goes_to_stderr_with_eta(monkeypatch, capsys):
     monkeypatch.setattr(prog, "LOG_INTERVAL", 0.0)
     flitsim.run(small_dragonfly(sim={"warmup": 100, "measure": 300}), backend="cpu", progress=True)
     err = capsys.readouterr().err
-    assert "run: cycle" in err and "(warm-up + window)" in err and "ETA" in err
+    assert "run: cycle" in err and "(warm-up + window, then the drain)" in err and "ETA" in err
 
 
 def test_sweep_fraction_reaches_one(monkeypatch, capsys):
@@ -83,7 +83,10 @@ def test_sweep_fraction_reaches_one(monkeypatch, capsys):
     flitsim.sweep(small_dragonfly(sim={"warmup": 50, "measure": 100}, router={"vcs": 4}),
                   {"traffic.load": [0.1, 0.2], "routing.algorithm": ["min", "valiant"]},
                   backend="cpu", progress=statuses.append)
-    assert [s.fraction for s in statuses] == [0.5, 1.0] and statuses[-1].eta == 0.0
+    # Two batches of two replicas: after the first, the second is expected to last as long
+    # (its drain learnt from the first), so half the work is done.
+    assert [s.fraction for s in statuses] == pytest.approx([0.5, 1.0], abs=1e-12)
+    assert statuses[-1].eta == 0.0
     flitsim.sweep(small_dragonfly(sim={"warmup": 50, "measure": 100}),
                   {"traffic.load": [0.1, 0.2]}, backend="cpu", progress=True)
     err = capsys.readouterr().err
@@ -104,3 +107,32 @@ def test_saturate_and_check_deadlock_lines(monkeypatch, capsys):
                    progress=True)
     err = capsys.readouterr().err
     assert "check-deadlock: routes: source router 0/" in err and "ETA" in err
+
+
+def test_run_length_learns_the_drain_and_bounds_it():
+    rl = prog.RunLength()
+    # Before any run finished: the window plus DRAIN_PRIOR of it.
+    assert rl.expected(1000) == pytest.approx(1000 * (1 + prog.RunLength.DRAIN_PRIOR))
+    rl.observe(1000, 1500)                       # a run drained 500 cycles
+    rl.observe(2000, 2000)                       # one drained none: ratio 3500/3000
+    assert rl.ratio() == pytest.approx(3500 / 3000)
+    assert rl.expected(600) == pytest.approx(700)
+    # Draining past the expectation: as long again as drained so far, never past the limit.
+    assert rl.expected(600, cycle=900) == 900 + 300
+    assert rl.expected(600, drain_limit=400, cycle=900) == 1000
+    assert rl.expected(600, drain_limit=50) == 650
+
+
+def test_the_run_line_keeps_an_eta_while_draining(monkeypatch):
+    # A run at cycle 1,500 of a 1,000-cycle window with a drain limit of 2,000: the line says
+    # it drains, shows a share below 100 % and an ETA that is not 0:00.
+    from flitsim.runner import _Progress
+    buf = io.StringIO()
+    p = _Progress(1, drain_limit=2000)
+    p.line = prog.Reporter("run", stream=buf, interval=0.0, tty=False)
+    p.line.start -= 10.0                          # 10 s elapsed
+    p(1500, 1000, 0)
+    line = buf.getvalue().splitlines()[-1]
+    assert "draining measured packets, at most 1,500 more cycles" in line
+    # expected end: 1500 + 500 = 2000 cycles -> 75 % done, 10 s * 0.25 / 0.75 = 3 s left
+    assert "75.0%" in line and "ETA 0:03" in line

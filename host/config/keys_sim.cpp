@@ -26,7 +26,7 @@ const std::vector<KeySpec>& sim_keys() {
                      kCycleSums)),
       filled(booksim_name("sample_period", int_key("sim", "measure", 1, kCycles, FLITSIM_FIELD(sim.measure),
                      "cycles of the measurement window (packets created in it are measured)", kCycleSums))),
-      filled(int_key("sim", "seed", 0, INT64_MAX, FLITSIM_FIELD(seeds[0]), "random seed", "a 64-bit seed")),
+      filled(booksim_name("seed", int_key("sim", "seed", 0, INT64_MAX, FLITSIM_FIELD(seeds[0]), "random seed", "a 64-bit seed"))),
       filled(int_key("sim", "drain_limit", 1, kCycles, FLITSIM_FIELD(sim.drain_limit),
                      "cycles after the window to wait for measured packets (then: saturated)", kCycleSums)),
       filled(int_key("sim", "watchdog", 1, kCycles, FLITSIM_FIELD(sim.watchdog),

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 from typing import Any, Iterator, Mapping, Sequence
 
 __all__ = ["ClusterUnavailable", "MISSING_DASK", "check_args", "open_client", "parse_slurm_options",
@@ -137,6 +138,11 @@ def check_args(cluster: Any, workers: int | None = None,
                          "existing scheduler")
     if cluster == "slurm":
         parse_slurm_options(slurm_options)
+        # Without sbatch every job submission fails inside Dask's event loop, which logs
+        # tracebacks and waits for workers that never come: refuse here, in one line.
+        if shutil.which("sbatch") is None:
+            raise ClusterUnavailable("--cluster slurm: sbatch is not on PATH (run the sweep "
+                                     "where Slurm jobs can be submitted, e.g. a login node)")
 
 
 @contextlib.contextmanager

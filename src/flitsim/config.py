@@ -321,6 +321,10 @@ def load_config(path: str | Any, overrides: Sequence[str] = ()) -> dict:
     """Read a TOML file, apply overrides in order, and normalise. Raises ConfigError (also
     for an unreadable file, so the CLI reports it as bad input)."""
     from .limits import MAX_CONFIG_BYTES, read_input_file
+    from .shipped import find
+    # configs/... names a shipped configuration from any folder (an installed package's data)
+    # unless the working directory has its own file by that name.
+    path = find(path) or path
     try:
         text = read_input_file(path, "the config", MAX_CONFIG_BYTES).decode("utf-8")
     except OSError as e:

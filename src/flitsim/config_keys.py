@@ -15,7 +15,7 @@ from .validation import Checker, ConfigError
 from .validation import bool_rule, choice_rule, float_rule, int_list_rule, int_rule, is_int, show
 
 __all__ = ["KEYS", "SCHEMA", "DEFAULTS", "key", "where_else", "resolve", "unset_keys", "markdown_table",
-           "update_doc"]
+           "booksim_table", "update_doc"]
 
 # One dict per key, in declaration order (section by section).
 KEYS: tuple[dict[str, Any], ...] = tuple(_core.config_keys())
@@ -36,7 +36,7 @@ def where_else(section: str, name: str) -> str:
     of the error message — a BookSim2 name (`num_vcs` is `router.vcs`; each declaration states
     its BookSim2 name) or the same name in another section; "" when there is none."""
     for k in KEYS:
-        if k.get("booksim") == name:
+        if k.get("booksim") == name and k["name"] != name:   # same name: "did you mean" below
             return f" (BookSim2's {name} is {k['section']}.{k['name']})"
     for k in KEYS:
         if k["name"] == name and k["section"] != section and k["section"] != "channels":
@@ -184,18 +184,42 @@ def markdown_table(section: str) -> str:
     return "\n".join(rows) + "\n"
 
 
+def booksim_table() -> str:
+    """BookSim2's configuration names and the flitsim key each is (each key's declaration
+    states its BookSim2 name: booksim_name in host/config/keys_<section>.cpp), for
+    docs/booksim.md."""
+    rows = ["| BookSim2 | flitsim | Default | Values | Meaning |", "|---|---|---|---|---|"]
+    for k in sorted((k for k in KEYS if k.get("booksim")), key=lambda k: k["booksim"]):
+        doc = k["doc"].replace("|", "\\|")
+        rule = _rule(k).replace("(below)", "(docs/configuration.md)")
+        rows.append(f"| `{k['booksim']}` | `{k['section']}.{k['name']}` | {_shown(k['default'])} "
+                    f"| {rule} | {doc} |")
+    return "\n".join(rows) + "\n"
+
+
+def preset_table(name: str = "booksim") -> str:
+    """The [router] keys router.preset = NAME sets and their values
+    (host/config/router_presets.cpp), for docs/booksim.md."""
+    from .config import ROUTER_PRESETS
+    rows = ["| flitsim key | value the preset sets |", "|---|---|"]
+    rows += [f"| `router.{k}` | `{show(v)}` |" for k, v in ROUTER_PRESETS[name].items()]
+    return "\n".join(rows) + "\n"
+
+
 _REGION = "<!-- keys:{0} (generated: python -m flitsim.config_keys --update docs/configuration.md) -->\n"
 _END = "<!-- /keys:{0} -->\n"
+_TABLES = {"booksim": booksim_table, "booksim-preset": preset_table}   # generated tables besides the sections'
 
 
 def update_doc(text: str) -> str:
     """``text`` with every generated key table (between its two markers) regenerated."""
-    for section in _BY_SECTION:
-        start, end = _REGION.format(section), _END.format(section)
+    tables = {**{s: (lambda s=s: markdown_table(s)) for s in _BY_SECTION}, **_TABLES}
+    for name, make in tables.items():
+        start, end = _REGION.format(name), _END.format(name)
         if start in text:
             head, rest = text.split(start, 1)
             _, tail = rest.split(end, 1)
-            text = head + start + markdown_table(section) + end + tail
+            text = head + start + make() + end + tail
     return text
 
 

@@ -1,5 +1,5 @@
 """One progress reporter for every long-running flitsim command (run, sweep, saturate,
-check-deadlock, workloads), on stderr.
+check-deadlock, reproduce; `run` of a [workload] too), on stderr.
 
 On a terminal the line is redrawn in place (``\\r``) a few times a second; anywhere else (a
 log file, a pipe, a Slurm ``.err`` file) a plain line ending in a newline is written every
@@ -20,7 +20,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-__all__ = ["Reporter", "enabled", "interactive", "hms", "LOG_INTERVAL", "TTY_INTERVAL"]
+__all__ = ["Reporter", "RunLength", "enabled", "interactive", "hms", "LOG_INTERVAL", "TTY_INTERVAL"]
 
 TTY_INTERVAL = 0.25   # seconds between redraws on a terminal
 
@@ -125,3 +125,42 @@ class Reporter:
             self.stream.write("\n")
             self.stream.flush()
             self.width = 0
+
+
+class RunLength:
+    """The expected length in cycles of open-loop engine runs, drain included, for ETAs.
+
+    A run lasts its warm-up + window (known) plus a drain (not known in advance: until the
+    measured packets arrive, at most sim.drain_limit cycles; short below saturation, the whole
+    limit for a saturated replica). The drain is learnt from the runs that finished (their
+    cycles over their warm-up + window), DRAIN_PRIOR of the window before any has; a run that
+    drains longer than expected is assumed to need as long again as it has drained so far,
+    never past its drain limit. So an ETA neither stops at "0:00" while a run drains nor jumps
+    from minutes to seconds at the end of a window."""
+
+    DRAIN_PRIOR = 0.1
+
+    def __init__(self) -> None:
+        self.window_cycles = 0.0   # sum over finished runs of warm-up + window
+        self.run_cycles = 0.0      # sum of the cycles they ran
+
+    def observe(self, window_end: int, cycles: int) -> None:
+        """A run with this warm-up + window finished after `cycles` cycles."""
+        if window_end > 0:
+            self.window_cycles += window_end
+            self.run_cycles += max(cycles, window_end)
+
+    def ratio(self) -> float:
+        """Expected cycles per cycle of warm-up + window."""
+        if self.window_cycles > 0:
+            return self.run_cycles / self.window_cycles
+        return 1.0 + self.DRAIN_PRIOR
+
+    def expected(self, window_end: int, drain_limit: int | None = None, cycle: int = 0) -> float:
+        """Expected total cycles of a run with this warm-up + window that is at `cycle`."""
+        end = window_end * self.ratio()
+        if cycle >= end:   # draining longer than expected: as long again as so far
+            end = cycle + max(cycle - window_end, 1)
+        if drain_limit is not None:
+            end = min(end, window_end + drain_limit)
+        return max(end, float(cycle), 1.0)

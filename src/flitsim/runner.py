@@ -42,12 +42,14 @@ def backend_status() -> str:
 
 
 class _Progress:
-    """The engine's progress line (flitsim.progress): cycles against the warm-up + window of
-    an open-loop run, foreground flits delivered for a workload, replicas done while draining."""
+    """The engine's progress line (flitsim.progress): cycles against the expected length of an
+    open-loop run (warm-up + window + the drain, progress.RunLength), foreground flits
+    delivered for a workload, replicas done while draining."""
 
-    def __init__(self, replicas: int = 1, what: str = "run"):
-        from .progress import Reporter
+    def __init__(self, replicas: int = 1, what: str = "run", drain_limit: int | None = None):
+        from .progress import Reporter, RunLength
         self.line, self.replicas = Reporter(what), replicas
+        self.length, self.drain_limit = RunLength(), drain_limit
 
     def __call__(self, cycle: int, window_end: int, done: int, fraction: float = -1.0) -> None:
         rate = cycle / max(self.line.elapsed(), 1e-9)
@@ -55,12 +57,16 @@ class _Progress:
         if window_end <= 0:  # a workload run: the programs decide the end
             self.line.update(f"cycle {cycle:,}, foreground flits delivered{reps}, "
                              f"{rate:,.0f} cycles/s", fraction if fraction >= 0 else None)
-        elif cycle < window_end:
-            self.line.update(f"cycle {cycle:,}/{window_end:,} (warm-up + window){reps}, "
-                             f"{rate:,.0f} cycles/s", cycle / window_end)
-        else:  # draining: the end is when the measured packets arrive, not known in advance
-            self.line.update(f"cycle {cycle:,}, draining measured packets{reps}, "
-                             f"{rate:,.0f} cycles/s", None)
+            return
+        expected = self.length.expected(window_end, self.drain_limit, cycle)
+        if cycle < window_end:
+            self.line.update(f"cycle {cycle:,}/{window_end:,} (warm-up + window, then the "
+                             f"drain){reps}, {rate:,.0f} cycles/s", cycle / expected)
+        else:  # draining: the end is when the measured packets arrive (at most drain_limit)
+            bound = (f", at most {window_end + self.drain_limit - cycle:,} more cycles"
+                     if self.drain_limit else "")
+            self.line.update(f"cycle {cycle:,}, draining measured packets{reps}{bound}, "
+                             f"{rate:,.0f} cycles/s", cycle / expected)
 
     def close(self) -> None:
         self.line.close()
@@ -89,7 +95,9 @@ def simulate_raw(config: dict, backend: str | None = None, threads: int | None =
     # there, so an interrupt is honoured promptly even when no progress is shown.
     from .progress import enabled
     progress = enabled(progress)
-    cb = (_Progress(len(loads) if loads is not None else 1) if progress is True
+    cb = (_Progress(len(loads) if loads is not None else 1,
+                    drain_limit=int(config.get("sim", {}).get("drain_limit", 0)) or None)
+          if progress is True
           else (progress or _no_progress))
     try:
         return _core().simulate(config, backend or "auto", int(threads or 0), cb,

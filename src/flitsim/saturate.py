@@ -125,8 +125,13 @@ def saturate(config: dict, tolerance: float = 0.005, probes: int = 8,
     line = Reporter("saturate") if progress is True else None
     rounds = _rounds_needed(hi - lo, tolerance, probes)
 
+    from .progress import RunLength
+    length = RunLength()   # rounds with saturated probes drain long: learnt for the ETA
+    drain_limit = int(cfg["sim"]["drain_limit"])
+    window = int(cfg["sim"]["warmup"]) + int(cfg["sim"]["measure"])
+
     def during(cycle: int, window_end: int, _done: int, _fraction: float = -1.0) -> None:
-        share = min(cycle / window_end, 1.0) if window_end > 0 else 0.0
+        share = cycle / length.expected(window_end, drain_limit, cycle) if window_end > 0 else 0.0
         line.update(f"round {runs + 1}/~{rounds}, bracket [{lo:.4f}, {hi:.4f}], cycle {cycle:,}",
                     (runs + share) / max(rounds, runs + 1))
     while True:
@@ -149,6 +154,7 @@ def saturate(config: dict, tolerance: float = 0.005, probes: int = 8,
                        drained=bool(r.drained), round=runs) for r in results]
         found.extend(batch)
         runs += 1
+        length.observe(window, int(results[0].cycles))
         # The new hi is the lowest saturated probe; the new lo the highest sustained probe
         # below it (a sustained probe above a saturated one is noise near the knee).
         sat = [p for p in batch if p.saturated]

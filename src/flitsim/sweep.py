@@ -141,11 +141,26 @@ class SweepStatus:
                 f"{rate} cycles/s")
 
 
-def _work(b: "Batch") -> float:
-    """Cost of a batch for the ETA: replicas x (warm-up + window) cycles; drains are short
-    next to that below saturation, and workloads (no window) count one window each."""
+def _window(b: "Batch") -> int:
+    """Warm-up + window cycles of a batch (0 for a workload: the programs set its length)."""
+    if "workload" in b.config:
+        return 0
     sim = b.config.get("sim", {})
-    return len(b.indices) * float(int(sim.get("warmup", 1000)) + int(sim.get("measure", 2000)))
+    return int(sim.get("warmup", 1000)) + int(sim.get("measure", 2000))
+
+
+def _drain_limit(b: "Batch") -> int | None:
+    return int(b.config.get("sim", {}).get("drain_limit", 0)) or None
+
+
+def _work(b: "Batch", length: Any, cycle: int = 0) -> float:
+    """Expected cost of a batch for the ETA: replicas x its expected cycles, the drain
+    included (progress.RunLength, learnt from the batches that finished); a workload, whose
+    length is unknown, counts as a 1,000-cycle run per replica until one has finished."""
+    w = _window(b)
+    if w <= 0:
+        return len(b.indices) * max(length.ratio() * 1000.0, float(cycle))
+    return len(b.indices) * length.expected(w, _drain_limit(b), cycle)
 
 
 @dataclass
@@ -230,29 +245,38 @@ def _run_locked(keys, points, cfgs, batches, base, output, backend, progress, th
         hdf5.create_sweep(output, base, keys, points, extra_attrs={"kind": "sweep"})
     todo = [b for b in batches if any(results[i] is None for i in b.indices)]
     start = time.monotonic()
-    from .progress import Reporter, enabled, eta as eta_of
+    from .progress import Reporter, RunLength, enabled, eta as eta_of
     progress = enabled(progress)
     line = Reporter("sweep") if progress is True else None
     done, cycles, engine_wall, runs = resumed, 0, 0.0, 0
-    total_work = sum(_work(b) for b in todo) or 1.0
-    work_done = 0.0
+    length = RunLength()       # the drain of the batches run so far, for the ETA
+    work_done = 0.0            # replica-cycles of the finished batches
+    finished_ids: set[int] = set()
 
-    def status(batch_no: int, current: float = 0.0) -> SweepStatus:
+    def status(batch_no: int, current: float = 0.0, current_cycle: int = 0) -> SweepStatus:
+        # Done: the finished batches' replica-cycles plus the running one's; left: the running
+        # batch's expected rest and every other batch's expected length, drains included.
         elapsed = time.monotonic() - start
-        frac = (work_done + current) / total_work
+        running = todo[batch_no] if cluster is None and batch_no < len(todo) else None
+        left = sum(_work(b, length) for k, b in enumerate(todo)
+                   if k not in finished_ids and b is not running)
+        if running is not None and current > 0:
+            left += max(_work(running, length, current_cycle) - current, 0.0)
+        elif running is not None:
+            left += _work(running, length)
+        frac = (work_done + current) / max(work_done + current + left, 1e-9)
         rate = cycles / engine_wall if engine_wall > 0 else float("nan")
         return SweepStatus(done, len(points), resumed, elapsed, eta_of(elapsed, frac), rate,
                            batch_no, len(todo), frac)
 
     def during(cycle: int, window_end: int, _done: int, fraction: float = -1.0) -> None:
-        # Share of the running batch: cycles of its window (the drain counts as its end),
-        # or for a workload the foreground flits delivered.
+        # The running batch's replica-cycles so far against its expected length.
         if line is None or runs >= len(todo):
             return
-        share = fraction if window_end <= 0 else min(cycle / window_end, 1.0)
-        st = status(runs, _work(todo[runs]) * max(share, 0.0))
+        st = status(runs, len(todo[runs].indices) * float(cycle), cycle)
         run_rate = cycle / max(time.monotonic() - t0, 1e-9)
-        line.update(f"{st.line()}  [batch {runs + 1}: cycle {cycle:,}, {run_rate:,.0f} cycles/s]",
+        phase = "draining" if 0 < window_end <= cycle else "cycle"
+        line.update(f"{st.line()}  [batch {runs + 1}: {phase} {cycle:,}, {run_rate:,.0f} cycles/s]",
                     st.fraction)
 
     def in_process():
@@ -286,7 +310,12 @@ def _run_locked(keys, points, cfgs, batches, base, output, backend, progress, th
                     results[i] = r
                 runs += 1
                 done += len(b.indices)
-                work_done += _work(b)
+                finished_ids.update(k for k, x in enumerate(todo) if x.indices == b.indices)
+                work_done += len(b.indices) * float(rs[0].cycles)
+                if _window(b) > 0:
+                    length.observe(_window(b), int(rs[0].cycles))
+                else:   # workloads: their length per 1,000 cycles of the placeholder
+                    length.observe(1000, int(rs[0].cycles))
                 cycles += rs[0].cycles
                 engine_wall += rs[0].wall_seconds
                 if output is not None:

@@ -149,6 +149,24 @@ def _path_diversity(t: TopologyTables, adj: np.ndarray, dist: np.ndarray) -> dic
             "mean": float(c.mean()), "max": int(c.max())}
 
 
+# Topology attributes the builders store as codes (Topology.attrs holds integers), with the
+# names the configuration uses for them, in code order (host/topologies/dragonfly.cpp).
+ATTR_NAMES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("dragonfly", "arrangement"): ("palmtree", "consecutive", "random"),
+    ("dragonfly", "intra"): ("all-to-all", "row-column"),
+}
+
+
+def named_attrs(kind: str, attrs: Mapping[str, Any]) -> dict[str, Any]:
+    """``attrs`` with coded values replaced by their configuration names (ATTR_NAMES)."""
+    out = dict(attrs)
+    for k, v in attrs.items():
+        names = ATTR_NAMES.get((kind, k))
+        if names is not None and 0 <= int(v) < len(names):
+            out[k] = names[int(v)]
+    return out
+
+
 def describe(config: Any, cost: Mapping[str, Any] | None = None, *, distances: bool | None = None,
              paths: bool | None = None, bisect: bool = False,
              tables: TopologyTables | None = None) -> dict[str, Any]:

@@ -18,7 +18,12 @@ examples:
   flitsim info configs/hyperx-4x4x4.toml --json
 """
 INFO_ORDER = ("kind", "nodes", "routers", "links", "links_copper", "links_optical", "radix",
-              "diameter", "avg_distance", "balance", "cost")
+              "diameter", "avg_distance", "balance", "bisection", "cost")
+
+
+# The bisection estimate is a dense spectral partition: instant for hundreds of routers,
+# seconds for a few thousand; above this many routers info leaves it out (and says so).
+INFO_BISECTION_MAX_ROUTERS = 2000
 
 
 def _add_info(sub: argparse._SubParsersAction) -> None:
@@ -27,9 +32,19 @@ def _add_info(sub: argparse._SubParsersAction) -> None:
         help="describe the topology of a configuration without simulating",
         description="Build the topology of a configuration and print its size and structure:\n"
                     "nodes, routers, links by cable type, radix, diameter, average distance,\n"
-                    "balance and cost.")
+                    "balance, cost and a bisection estimate (up to "
+                    f"{INFO_BISECTION_MAX_ROUTERS:,} routers). The topology\n"
+                    "is described whatever the rest of the configuration asks: a routing that\n"
+                    "needs more VCs than router.vcs gives a warning here (run refuses it).")
     _add_config_args(p)
     p.set_defaults(func=cmd_info)
+
+
+def _bisection(topology, cfg: dict, routers: int) -> dict | str:
+    if routers > INFO_BISECTION_MAX_ROUTERS:
+        return (f"not estimated ({routers:,} routers; info estimates it up to "
+                f"{INFO_BISECTION_MAX_ROUTERS:,}: flitsim.topology.bisection(cfg) does any size)")
+    return topology.bisection(cfg)
 
 
 def cmd_info(args: argparse.Namespace) -> int:
@@ -37,12 +52,31 @@ def cmd_info(args: argparse.Namespace) -> int:
     topology = importlib.import_module("flitsim.topology")
     desc = dict(topology.describe(cfg))
     desc.setdefault("kind", cfg["topology"]["kind"])
+    if "attrs" in desc:       # coded values (arrangement=0) by their configuration names
+        desc["attrs"] = topology.named_attrs(desc["kind"], desc["attrs"])
+    bis = _bisection(topology, cfg, int(desc["routers"]))
     mem = importlib.import_module("flitsim.memory")
-    est = mem.estimate(cfg)  # the engine's own layout, without allocating it
+    # The engine's state for this config: its layout also checks the router and routing keys
+    # (router.vcs against what the routing needs). info describes the topology either way
+    # and reports what a run would refuse as a warning.
+    try:
+        est, refused = mem.estimate(cfg), None
+    except ValueError as e:
+        est, refused = None, str(e)
     gpu = _gpu()
     if args.json:
-        desc.update(state_bytes=est["bytes"], host_memory_available=est["host_available"], gpu=gpu)
+        desc.update(bisection=bis, gpu=gpu, warnings=[refused] if refused else [])
+        if est is not None:
+            desc.update(state_bytes=est["bytes"], host_memory_available=est["host_available"])
+        _print_json(desc)
+        return EXIT_OK
+    if isinstance(bis, dict):
+        desc["bisection"] = (f"{bis['cut_links']:,} links cut, {_fmt(bis['per_node'])} per node "
+                             f"(halves of {bis['nodes'][0]:,} and {bis['nodes'][1]:,} nodes; "
+                             f"estimate: {bis['method']})")
     else:
+        desc["bisection"] = bis
+    if est is not None:
         avail = mem.human_bytes(est["host_available"]) if est["host_available"] else "unknown"
         desc["state memory"] = (f"{mem.human_bytes(est['bytes'])} per replica "
                                 f"(host memory available: {avail})")
@@ -50,11 +84,13 @@ def cmd_info(args: argparse.Namespace) -> int:
                        f"{mem.human_bytes(gpu['total_bytes'])}, room for "
                        f"{gpu['free_bytes'] // max(1, est['bytes'])} replicas" if gpu.get("name")
                        else f"none ({gpu['why_not']}); runs use the CPU backend")
-    if args.json:
-        _print_json(desc)
     else:
-        keys = [k for k in INFO_ORDER if k in desc] + [k for k in desc if k not in INFO_ORDER]
-        print(_table([(k, _fmt(desc[k])) for k in keys]))
+        desc["state memory"] = "not estimated: a run would refuse this configuration (below)"
+    keys = [k for k in INFO_ORDER if k in desc] + [k for k in desc if k not in INFO_ORDER]
+    print(_table([(k, _fmt(desc[k])) for k in keys]))
+    if refused:
+        print(f"warning: `flitsim run` refuses this configuration as it stands: {refused}",
+              file=sys.stderr)
     return EXIT_OK
 
 
@@ -155,8 +191,10 @@ def cmd_show(args: argparse.Namespace) -> int:
         rows = [r.summary() | {"load": r.load, "seed": r.seed} for r in results]
         done = len(rows)
     if args.json:
+        from ..plot.links import hottest
         _print_json(dict(kind="sweep" if sweep else "results", attrs=attrs, config=cfg,
-                         keys=keys, done=done, total=len(rows), points=rows))
+                         keys=keys, done=done, total=len(rows), points=rows,
+                         hottest=hottest(results[0], 5) if not sweep and results else []))
         return EXIT_OK
     topo = cfg.get("topology", {})
     shape = ", ".join(f"{k}={_fmt(v)}" for k, v in topo.items() if k != "kind")
@@ -178,7 +216,20 @@ def cmd_show(args: argparse.Namespace) -> int:
     head.append(("points" if sweep else "replicas", f"{done}/{len(rows)} finished"))
     print(_table(head))
     print(_points_table(keys, rows))
+    if not sweep and results:
+        print(_hottest_table(results[0]))
     return EXIT_OK
+
+
+def _hottest_table(r) -> str:
+    """The busiest router-to-router channels of a run's first replica."""
+    from ..plot.links import hottest
+    lines = ["hottest channels (replica 0; flits/cycle over the window; "
+             "`flitsim plot FILE --links` draws them all):"]
+    for h in hottest(r, 5):
+        lines.append(f"  router {h['router']} port {h['port']} ({h['class']}) -> router "
+                     f"{h['to_router']}: {h['utilisation']:.3f}")
+    return "\n".join(lines)
 
 
 # --- check-deadlock --------------------------------------------------------------------------

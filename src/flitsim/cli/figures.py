@@ -16,6 +16,7 @@ examples:
   flitsim plot sweep.h5 --label routing.algorithm=Routing --label ugal="UGAL-L" \\
       --title "1,056-node dragonfly, uniform" --xlim 0:0.8 --ylim 0:200 --size 7,2.6
   flitsim plot sweep.h5 --x router.vcs --y hops_mean     any Result field vs a swept key
+  flitsim plot run.h5 --links                   per-channel utilisation: run-links.png
 
 series: one per combination of the swept keys other than the x key and sim.seed, named from
 their values (MIN, UGAL, p = 4); seeds of a point are averaged with 95 % error bars.
@@ -68,15 +69,35 @@ def _add_plot(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-errorbars", dest="errorbars", action="store_false",
                    help="no 95%% intervals (over seeds, else the run's batch means)")
     p.add_argument("--style", choices=("default", "paper"), default="default",
-                   help="paper: single-column sizes, 8 pt serif fonts, colour-blind-safe colours")
+                   help="paper: a single-column figure (3.5 in wide), 8 pt serif fonts, "
+                        "colour-blind-safe colours")
+    p.add_argument("--columns", type=int, choices=(1, 2), default=1,
+                   help="with --style paper: 1 column (3.5 in, default) or 2 (7.16 in) wide")
     p.add_argument("--format", dest="fmt", choices=FORMATS,
                    help="output format (default: from the output suffix, else png)")
+    p.add_argument("--links", action="store_true",
+                   help="per-channel utilisation of one run instead (a results file): a heat "
+                        "map per channel class, and a layout drawing for dragonfly and HyperX "
+                        "(default output RESULT-links.png)")
+    p.add_argument("--replica", type=int, default=0, metavar="I",
+                   help="with --links: the replica to draw (default 0)")
     p.set_defaults(func=cmd_plot)
 
 
 def cmd_plot(args: argparse.Namespace) -> int:
     from ..outputs import check_output
     import os
+    if args.links:
+        check_output(args.output or os.path.splitext(args.result)[0] + "-links.png", hdf5=False)
+        try:
+            from ..plot.links import plot_links
+            out = plot_links(args.result, args.output, replica=args.replica,
+                             style=args.style, fmt=args.fmt)
+        except importlib.import_module("flitsim.plot").PlotUnavailable as e:
+            _error(e)
+            return EXIT_FAILURE
+        print(f"plot written to {out}")
+        return EXIT_OK
     check_output(args.output or os.path.splitext(args.result)[0] + ".png", hdf5=False)
     plot = importlib.import_module("flitsim.plot")
     labels = {}
@@ -90,7 +111,8 @@ def cmd_plot(args: argparse.Namespace) -> int:
         panels=[x.strip() for x in args.panels.split(",") if x.strip()], metric=args.metric,
         x=args.x, y=args.y, series_keys=args.series, labels=labels, title=args.title,
         xlim=args.xlim, ylim=args.ylim, size=args.size, logy=args.logy,
-        saturated=args.saturated, errorbars=args.errorbars, style=args.style, fmt=args.fmt)
+        saturated=args.saturated, errorbars=args.errorbars, style=args.style, fmt=args.fmt,
+        columns=args.columns)
     try:
         out = plot.plot_file(args.result, args.output, opts)
     except plot.PlotUnavailable as e:
@@ -108,9 +130,11 @@ examples:
   flitsim reproduce dragonfly-valiant                 quick sizes, minutes on 2 cores
   flitsim reproduce hyperx-dimwar --full -o results/  the paper's sizes (hours on a CPU)
 
-Each study starts from configs/papers/NAME.toml (the experiment: router, traffic or
-workload, routing, sweep) and writes NAME.md (a markdown table) and NAME.png (a figure) into
-the output directory. The papers are cited in full in docs/reproductions.md.
+Each study starts from its experiment file (configs/papers/NAME.toml: router, traffic or
+workload, routing, sweep; iso-cost reads the 20 designs configs/papers/iso-*.toml), shipped
+with flitsim, so it runs from any folder; a configs/papers/ folder in the working directory
+takes precedence. It writes NAME.md (a markdown table) and NAME.png (a figure) into the
+output directory. The papers are cited in full in docs/reproductions.md.
 """
 
 

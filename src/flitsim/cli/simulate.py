@@ -39,16 +39,45 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_run)
 
 
-def _run_summary(r: Any) -> str:
+def _simulated(cfg: dict, r: Any) -> list[tuple[str, str]]:
+    """What was simulated, so that a saved summary speaks for itself: network, routing and
+    router, and the traffic (pattern and load) or the workload's jobs."""
+    topo = cfg.get("topology", {})
+    shape = ", ".join(f"{k}={_fmt(v)}" for k, v in topo.items() if k != "kind")
+    router, routing = cfg.get("router", {}), cfg.get("routing", {})
+    rows = [("network", f"{topo.get('kind', '-')} ({shape}): {r.nodes:,} nodes, "
+                        f"{r.routers:,} routers"),
+            ("routing", f"{routing.get('algorithm', '-')}, {router.get('vcs', '-')} VCs x "
+                        f"{router.get('buffer', '-')} flits")]
+    if "workload" in cfg:
+        jobs = cfg["workload"].get("jobs", [])
+        motifs = ", ".join(sorted({str(j.get("motif", j.get("file", "program"))) for j in jobs}))
+        rows.append(("workload", f"{len(jobs)} job(s) ({motifs}), closed loop"))
+    else:
+        tr = cfg.get("traffic", {})
+        rows.append(("traffic", f"{tr.get('pattern', '-')}, load {_fmt(tr.get('load'))} "
+                                f"flits/node/cycle, {tr.get('packet_size', '-')}-flit packets"))
+    return rows
+
+
+def _run_summary(r: Any, cfg: dict | None = None) -> str:
     s = r.summary()
     rate = f"{s['cycles'] / s['wall_seconds']:,.0f}" if s["wall_seconds"] > 0 else "-"
-    rows = [
-        ("offered load", f"{_fmt(s['offered'])} flits/node/cycle"),
-        ("accepted load", f"{_fmt(s['accepted'])} flits/node/cycle"),
+    closed = getattr(r, "workload", None) is not None
+    rows = _simulated(cfg, r) if cfg is not None else []
+    if closed:  # the programs set the pace: no offered load, no saturation
+        rows.append(("delivered rate", f"{_fmt(s['accepted'])} flits/node/cycle over the run"))
+    else:
+        rows += [("offered load", f"{_fmt(s['offered'])} flits/node/cycle"),
+                 ("accepted load", f"{_fmt(s['accepted'])} flits/node/cycle")]
+    rows += [
         ("packet latency", f"mean {_fmt(s['latency_mean'])}, p99 {_fmt(s['latency_p99'])} cycles"),
         ("network latency", f"mean {_fmt(s['network_latency_mean'])} cycles"),
         ("hops", f"mean {_fmt(s['hops_mean'])}"),
-        ("saturated", _fmt(bool(s["saturated"]))),
+    ]
+    if not closed:
+        rows.append(("saturated", _fmt(bool(s["saturated"]))))
+    rows += [
         ("cycles", str(s["cycles"])),
         ("wall time", f"{s['wall_seconds']:.3f} s ({rate} cycles/s)"),
         ("backend", str(s["backend"])),
@@ -86,6 +115,10 @@ def _slot_warning(cfg: dict, stalls: int) -> str:
     except Exception:  # noqa: BLE001 - the warning must not fail the run
         slots = int(cfg.get("sim", {}).get("packet_slots", 0))
     chosen = "chosen automatically" if not cfg.get("sim", {}).get("packet_slots") else "set"
+    if "workload" in cfg:   # closed loop: no window, no saturation; the programs waited
+        return (f"warning: sources waited {stalls} cycles for a free packet slot "
+                f"(sim.packet_slots = {slots} per node, {chosen}); the jobs' times depend on "
+                f"it: rerun with --set sim.packet_slots={2 * slots if slots else 1024}")
     return (f"warning: sources waited {stalls} cycles in the window for a free packet slot "
             f"(sim.packet_slots = {slots} per node, {chosen}); results near saturation depend "
             f"on it: rerun with --set sim.packet_slots={2 * slots if slots else 1024}")
@@ -114,7 +147,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             summary["jobs"] = workload.jobs_table()
         _print_json(summary)
     else:
-        print(_run_summary(result))
+        print(_run_summary(result, cfg))
         if workload is not None:
             print(_workload_table(result))
         if args.backend == "auto" and result.backend == "cpu":
@@ -202,8 +235,8 @@ clusters (Dask, one engine run per task; needs pip install 'flitsim[cluster]'):
       --cluster local --cluster-workers 4
   flitsim sweep CONFIG -o s.h5 --cluster tcp://head-node:8786     a running scheduler
   flitsim sweep CONFIG -o s.h5 --cluster slurm --cluster-workers 8 \\
-      --slurm-option cores=32 --slurm-option memory=64GB --slurm-option walltime=02:00:00 \
-      --slurm-option queue=normal --slurm-option account=proj123 \
+      --slurm-option cores=32 --slurm-option memory=64GB --slurm-option walltime=02:00:00 \\
+      --slurm-option queue=normal --slurm-option account=proj123 \\
       --slurm-option job_extra_directives=--exclusive
 Results come back as tasks finish; only this process writes -o, so resume works the same.
 """

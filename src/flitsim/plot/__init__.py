@@ -30,7 +30,7 @@ from typing import Any, Sequence
 from .panels import _PANEL_TITLES, _draw_curves, _draw_saturation, _draw_utilisation
 from .series import _ci, _is_number, _point, _saturation, series  # noqa: F401
 from .style import (FORMATS, KEY_WORDS, MARKERS, MATPLOTLIB_HINT, METRICS, PANELS,
-                    PAPER_COLOURS, REPLICA_KEY, SATURATED, SELF_NAMING, VALUE_WORDS,
+                    PAPER_COLOURS, PAPER_WIDTHS, REPLICA_KEY, SATURATED, SELF_NAMING, VALUE_WORDS,
                     PlotOptions, PlotUnavailable, _pyplot, _style, _value_text, key_words,
                     value_words)  # noqa: F401
 
@@ -54,22 +54,30 @@ def plot_results(points: Sequence[dict], results: Sequence[Any], output: str | o
     with plt.rc_context():
         st = _style(plt, opts)
         w, h = st["panel_size"]
-        size = opts.size or (w * len(panels), h)
+        if opts.style == "paper":   # the whole figure one column (3.5 in) or two (7.16 in) wide
+            size = opts.size or (PAPER_WIDTHS[opts.columns], h)
+        else:
+            size = opts.size or (w * len(panels), h)
         fig, axes = plt.subplots(1, len(panels), figsize=size, squeeze=False, layout="constrained")
         colours = {label: st["colours"][i % len(st["colours"])] for i, label in enumerate(groups)}
         markers = {label: MARKERS[i % len(MARKERS)] for i, label in enumerate(groups)}
-        any_saturated = False
+        hollow_in = {}   # panel axes -> whether it drew saturated points hollow
         for ax, panel in zip(axes[0], panels):
             if panel == "saturation":
                 _draw_saturation(ax, groups, colours, opts)
             elif panel == "utilisation":
                 _draw_utilisation(ax, groups, colours, opts)
             else:
-                any_saturated |= _draw_curves(ax, panel, groups, colours, markers, opts)
+                hollow_in[ax] = _draw_curves(ax, panel, groups, colours, markers, opts)
             if st["titles"]:
                 ax.set_title(_PANEL_TITLES.get(panel, ""), fontsize=10)
-        first_curve = next((ax for ax, p in zip(axes[0], panels)
-                            if p not in ("saturation", "utilisation")), None)
+        _few_seeds_note(fig, groups, opts)
+        # The legend sits in the first curve panel that drew saturated points hollow (so its
+        # "saturated" entry explains something it shows), else in the first curve panel.
+        curve_axes = [ax for ax, p in zip(axes[0], panels) if p not in ("saturation", "utilisation")]
+        first_curve = next((ax for ax in curve_axes if hollow_in[ax]),
+                           curve_axes[0] if curve_axes else None)
+        any_saturated = first_curve is not None and hollow_in[first_curve]
         if first_curve is not None and len(groups) > 1 or (first_curve is not None and any_saturated):
             # Every series, also one whose points were all cut from this panel.
             from matplotlib.lines import Line2D
@@ -88,6 +96,21 @@ def plot_results(points: Sequence[dict], results: Sequence[Any], output: str | o
         fig.savefig(output, dpi=st["dpi"], format=opts.fmt)
         plt.close(fig)
     return output
+
+
+def _few_seeds_note(fig, groups, opts: PlotOptions) -> None:
+    """Intervals from fewer than 3 seeds are wide and unreliable (t quantile 12.7 for 2):
+    say so on the figure rather than let a reader take them at face value."""
+    if not opts.errorbars:
+        return
+    counts = {len(rs) for glist in groups.values() for _, rs in glist}
+    n = min(counts) if counts else 0
+    if n == 2:
+        fig.text(0.995, 0.005, "95 % t intervals over 2 seeds: too wide to read; run >= 3",
+                 ha="right", va="bottom", fontsize="x-small", color="grey")
+    elif n == 1:
+        fig.text(0.995, 0.005, "one seed: intervals are the run's batch means",
+                 ha="right", va="bottom", fontsize="x-small", color="grey")
 
 
 def read_points(path: str | os.PathLike) -> tuple[list[dict], list]:

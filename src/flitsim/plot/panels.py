@@ -12,8 +12,9 @@ _PANEL_TITLES = {"latency": "Latency vs offered load", "throughput": "Accepted v
 
 
 def _draw_curves(ax, panel: str, groups, colours, markers, opts: PlotOptions) -> bool:
-    """Latency, throughput or a chosen field against x, one line per series. Returns whether
-    some point was saturated."""
+    """Latency, throughput or a chosen field against x, one line per series; grouped bars
+    when x is categorical (routing names, patterns: no line joins categories). Returns
+    whether this panel drew saturated points hollow (so its legend explains them)."""
     if panel == "latency":
         attr, ci_attr = METRICS[opts.metric][0], "latency_mean_ci95" if opts.metric == "mean" else None
         ylabel = (f"{METRICS[opts.metric][1]} packet latency (cycles)" if opts.style != "paper"
@@ -27,13 +28,15 @@ def _draw_curves(ax, panel: str, groups, colours, markers, opts: PlotOptions) ->
         ylabel = key_words(attr, opts.labels)
     cut = panel == "latency" and opts.saturated == "cut"
     hollow = opts.saturated != "show"
-    saw_saturated, top = False, 0.0
+    drew_hollow, top = False, 0.0
     numeric_x = opts.x in ("offered", "load")
+    first = next(iter(groups.values()))
+    if not numeric_x and not all(_is_number(xv) for xv, _ in first):
+        return _draw_bars(ax, attr, ci_attr, ylabel, groups, colours, opts, cut, hollow, panel)
     for label, glist in groups.items():
         xs, ys, es, sat = [], [], [], []
         for i, (xv, rs) in enumerate(glist):
             s = any(bool(r.saturated) for r in rs)
-            saw_saturated |= s
             if s and cut:
                 continue
             y, e = _point(rs, attr, ci_attr if opts.errorbars else None)
@@ -52,6 +55,7 @@ def _draw_curves(ax, panel: str, groups, colours, markers, opts: PlotOptions) ->
         ax.plot([x for x, o in zip(xs, ok) if o], [y for y, o in zip(ys, ok) if o], ls="",
                 marker=m, color=c)
         if hollow and not all(ok):
+            drew_hollow = True
             ax.plot([x for x, o in zip(xs, ok) if not o], [y for y, o in zip(ys, ok) if not o],
                     ls="", marker=m, mfc="none", mec=c)
         errs = np.array(es, dtype=float)
@@ -79,7 +83,52 @@ def _draw_curves(ax, panel: str, groups, colours, markers, opts: PlotOptions) ->
     elif panel in ("latency",) and not opts.logy:
         ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3, lw=0.5)
-    return saw_saturated
+    return drew_hollow
+
+
+def _draw_bars(ax, attr, ci_attr, ylabel, groups, colours, opts: PlotOptions, cut: bool,
+               hollow: bool, panel: str) -> bool:
+    """Grouped bars for a categorical x: a group per category, a bar per series, 95 % error
+    bars; a saturated point is hatched (or left out of a latency panel cutting them)."""
+    labels = list(groups)
+    cats: list = []
+    for glist in groups.values():
+        for xv, _ in glist:
+            if xv not in cats:
+                cats.append(xv)
+    width = 0.8 / len(labels)
+    drew_hollow = False
+    for j, lb in enumerate(labels):
+        by_x = {repr(xv): rs for xv, rs in groups[lb]}
+        for i, xv in enumerate(cats):
+            rs = by_x.get(repr(xv))
+            if not rs:
+                continue
+            s = any(bool(r.saturated) for r in rs)
+            if s and cut:
+                continue
+            y, e = _point(rs, attr, ci_attr if opts.errorbars else None)
+            x = i + (j - (len(labels) - 1) / 2) * width
+            mark = s and hollow
+            drew_hollow |= mark
+            ax.bar(x, y, width, color="white" if mark else colours[lb], edgecolor=colours[lb],
+                   hatch="//" if mark else None, lw=0.6, label=lb if i == 0 else None)
+            if opts.errorbars and np.isfinite(e):
+                ax.errorbar([x], [y], yerr=[e], fmt="none", ecolor="black", elinewidth=0.7,
+                            capsize=1.5)
+    ax.set_xticks(range(len(cats)), [value_words(opts.x, xv, opts.labels).split(" = ")[-1]
+                                     for xv in cats],
+                  rotation=30 if len(cats) > 4 else 0, ha="right" if len(cats) > 4 else "center")
+    ax.set_xlabel(key_words(opts.x, opts.labels))
+    ax.set_ylabel(opts.labels.get(f"y:{panel}", ylabel))
+    if opts.logy and panel != "throughput":
+        ax.set_yscale("log")
+    if opts.ylim:
+        ax.set_ylim(*opts.ylim)
+    elif not opts.logy:
+        ax.set_ylim(bottom=0)
+    ax.grid(True, axis="y", alpha=0.3, lw=0.5)
+    return drew_hollow
 
 
 def _draw_saturation(ax, groups, colours, opts: PlotOptions) -> None:

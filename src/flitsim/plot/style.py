@@ -43,6 +43,9 @@ SELF_NAMING = ("routing.algorithm", "traffic.pattern", "topology.kind", "routing
 PAPER_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
                  "#000000", "#F0E442"]
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+# Figure widths of --style paper (inches): one column and the full page of the usual
+# two-column formats (IEEE and ACM: 3.5 and 7.16 in).
+PAPER_WIDTHS = {1: 3.5, 2: 7.16}
 
 
 class PlotUnavailable(ImportError):
@@ -66,6 +69,7 @@ class PlotOptions:
     errorbars: bool = True
     style: str = "default"
     fmt: str | None = None
+    columns: int = 1          # --style paper: figure width of 1 column (3.5 in) or 2 (7.16 in)
 
     def check(self) -> None:
         bad = [p for p in self.panels if p not in PANELS]
@@ -75,6 +79,8 @@ class PlotOptions:
             raise ValueError(f"metric: must be one of {', '.join(METRICS)}, got {self.metric!r}")
         if self.saturated not in SATURATED:
             raise ValueError(f"saturated: must be one of {', '.join(SATURATED)}, got {self.saturated!r}")
+        if self.columns not in PAPER_WIDTHS:
+            raise ValueError(f"columns: must be 1 or 2, got {self.columns!r}")
         if self.style not in ("default", "paper"):
             raise ValueError(f"style: must be default or paper, got {self.style!r}")
         if self.fmt is not None and self.fmt not in FORMATS:
@@ -133,7 +139,7 @@ def _style(plt, opts: PlotOptions) -> dict:
             "axes.spines.top": False, "axes.spines.right": False,
             "font.family": "serif", "mathtext.fontset": "dejavuserif",
         })
-        return dict(colours=PAPER_COLOURS, panel_size=(2.4, 2.0), dpi=300, titles=False)
+        return dict(colours=PAPER_COLOURS, panel_size=(1.75, 2.0), dpi=300, titles=False)
     plt.rcParams.update({"savefig.bbox": "tight"})
     return dict(colours=[c["color"] for c in plt.rcParams["axes.prop_cycle"]],
                 panel_size=(5.0, 3.8), dpi=130, titles=True)

@@ -25,14 +25,15 @@ class Outcome:
 
 
 def experiment_path(name: str) -> pathlib.Path:
-    """configs/papers/NAME.toml: relative to the working directory, else to the source tree
-    this flitsim was installed from (an editable install or a clone)."""
+    """configs/papers/NAME.toml: in the working directory when it has one, else the copy
+    shipped with flitsim (package data, or the source tree of an editable install)."""
+    from ..shipped import find
     rel = pathlib.Path("configs") / "papers" / f"{name}.toml"
-    for root in (pathlib.Path.cwd(), pathlib.Path(__file__).resolve().parents[3]):
-        if (root / rel).exists():
-            return root / rel
-    raise FileNotFoundError(f"{rel}: not found here or in the flitsim source tree; run from a "
-                            "clone of the repository (the experiment files live in configs/papers/)")
+    found = find(rel)
+    if found is None:
+        raise FileNotFoundError(f"{rel}: not found here nor among the configurations shipped "
+                                "with flitsim (reinstall it: pip install flitsim)")
+    return found
 
 
 def _load(name: str) -> dict:
@@ -48,18 +49,52 @@ def _with(cfg: dict, **sections: dict) -> dict:
 
 
 class _Progress:
-    """Study-level progress: one line per finished step, the ETA from the work done, where a
-    step's work is its `weight` (e.g. the nodes simulated; 1 each by default)."""
+    """Study-level progress: a line per finished step and, in between, the running step's
+    share from its engine run (so `reproduce --full`, whose steps take minutes, never sits
+    silent); the ETA from the work done, where a step's work is its `weight` (e.g. the nodes
+    simulated; 1 each by default)."""
 
     def __init__(self, name: str, total: int, enabled: bool, weights: list[float] | None = None):
-        from ..progress import Reporter
+        from ..progress import Reporter, RunLength
         self.line = Reporter(f"reproduce {name}") if enabled else None
         self.total, self.done = total, 0
         self.weights = weights or [1.0] * total
         self.work = 0.0
+        self.length = RunLength()      # the drain of the steps run so far
+        self.last = (0, 0)             # (window_end, cycle) of the running step's engine run
+
+    def _weight(self) -> float:
+        return self.weights[min(self.done, len(self.weights) - 1)]
+
+    def _show(self, text: str, share: float, force: bool = False) -> None:
+        share = min(max(share, 0.0), 1.0)
+        self.line.update(text, (self.work + share * self._weight()) / sum(self.weights), force=force)
+
+    def engine(self, what: str):
+        """A ``progress=`` callable for flitsim.run/run_replicas: the share of the running step
+        (cycles against the expected length, drain included; a workload's own fraction)."""
+        if self.line is None:
+            return False
+
+        def during(cycle: int, window_end: int, done: int, fraction: float = -1.0) -> None:
+            self.last = (window_end, cycle)
+            share = (fraction if window_end <= 0 else
+                     cycle / self.length.expected(window_end, None, cycle))
+            self._show(f"{self.done}/{self.total} done; running {what}: cycle {cycle:,}", share)
+        return during
+
+    def batches(self, what: str):
+        """A ``progress=`` callable for flitsim.sweep: the running step's share after each batch."""
+        if self.line is None:
+            return False
+        return lambda st: self._show(f"{self.done}/{self.total} done; running {what}: batch "
+                                     f"{st.batch}/{st.batches}", st.fraction)
 
     def step(self, text: str) -> None:
-        self.work += self.weights[min(self.done, len(self.weights) - 1)]
+        if self.last[0] > 0:
+            self.length.observe(*self.last)
+        self.last = (0, 0)
+        self.work += self._weight()
         self.done += 1
         if self.line is not None:
             self.line.update(f"{self.done}/{self.total} done ({text})",
@@ -87,18 +122,29 @@ def _finish(fig, plt, st, out: pathlib.Path, name: str, table: str, rect=None) -
 
 
 def _full_load_bars(ax, colours, groups: list, series: list, value: Callable, label: Callable,
-                    legend_y: float) -> None:
+                    legend_y: float, marks: dict[str, Callable] | None = None) -> None:
     """Grouped bars of the accepted throughput at full offered load (%): a group per x tick, a
-    bar per series (value(group, series) in [0, 1]), as the diameter-two and HyperX studies draw."""
+    bar per series (value(group, series) in [0, 1]), as the diameter-two and HyperX studies draw.
+    marks: {legend name: f(group, series) -> value in [0, 1] or None}: a reference drawn over
+    each bar it has a value for (the bound the text cites, the paper's value)."""
     import numpy as np
     width = 0.8 / len(series)
+    styles = [dict(color="black", lw=1.2, ls="-"), dict(color="black", lw=1.0, ls=":")]
+    drawn: dict[str, bool] = {}
     for j, sr in enumerate(series):
         xs = np.arange(len(groups)) + (j - (len(series) - 1) / 2) * width
         ax.bar(xs, [100 * value(g, sr) for g in groups], width, color=colours[j % len(colours)], label=label(sr))
+        for k, (name, f) in enumerate((marks or {}).items()):
+            for x, g in zip(xs, groups):
+                v = f(g, sr)
+                if v is not None:
+                    ax.plot([x - width / 2, x + width / 2], [100 * v, 100 * v],
+                            label=None if drawn.get(name) else name, **styles[k % len(styles)])
+                    drawn[name] = True
     ax.set_xticks(range(len(groups)), list(groups))
     ax.set_ylabel("accepted at full load (%)")
     ax.set_ylim(0, 105)
-    ax.legend(ncol=len(series), loc="upper center", bbox_to_anchor=(0.5, legend_y))
+    ax.legend(ncol=len(series) + len(drawn), loc="upper center", bbox_to_anchor=(0.5, legend_y))
     ax.grid(True, axis="y", alpha=0.3, lw=0.5)
 
 

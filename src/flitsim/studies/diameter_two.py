@@ -15,6 +15,18 @@ D2_TOPOLOGIES_FULL = {"Slim Fly q=13": {"kind": "slimfly", "q": 13, "p": 9},
                       "OFT k=12": {"kind": "oft", "k": 12}}
 
 
+def _min_worst_case_bound(topo: dict, desc: dict) -> float | None:
+    """MIN's throughput bound under the worst-case pattern (docs/traffic.md): 1/(2p) on a Slim
+    Fly with p nodes per router, 1/h on an MLFM, 1/k on an OFT."""
+    if topo["kind"] == "slimfly":
+        return 1 / (2 * (desc["nodes"] // desc["routers"]))
+    if topo["kind"] == "mlfm":
+        return 1 / topo["h"]
+    if topo["kind"] == "oft":
+        return 1 / topo["k"]
+    return None
+
+
 def diameter_two(out: pathlib.Path, quick: bool, backend, threads, progress) -> Outcome:
     import flitsim
     from .. import topology
@@ -29,7 +41,7 @@ def diameter_two(out: pathlib.Path, quick: bool, backend, threads, progress) -> 
         cfg = _with(base)
         cfg["topology"] = dict(topo)
         desc[name] = topology.describe(cfg)
-        sw = flitsim.sweep(cfg, over, backend=backend, threads=threads, progress=False)
+        sw = flitsim.sweep(cfg, over, backend=backend, threads=threads, progress=pr.batches(name))
         for p, r in zip(sw.points, sw.results):
             cells[(name, p["routing.algorithm"], p["traffic.pattern"])] = r.accepted
             stalls += r.slot_stalls
@@ -51,5 +63,7 @@ def diameter_two(out: pathlib.Path, quick: bool, backend, threads, progress) -> 
     plt, colours, markers, st = _plt()
     fig, ax = plt.subplots(figsize=(7.0, 2.4))
     _full_load_bars(ax, colours, tops, combos, lambda n, c: cells[(n, *c)],
-                    lambda c: f"{value_words('routing.algorithm', c[0])}, {value_words('traffic.pattern', c[1])}", 1.2)
+                    lambda c: f"{value_words('routing.algorithm', c[0])}, {value_words('traffic.pattern', c[1])}", 1.2,
+                    marks={"MIN worst-case bound": lambda n, c: (_min_worst_case_bound(tops[n], desc[n])
+                                                                  if c == ("min", "worst-case") else None)})
     return _finish(fig, plt, st, out, "diameter-two", table)

@@ -42,7 +42,8 @@ def dragonfly_valiant(out: pathlib.Path, quick: bool, backend, threads, progress
                             traffic={"pattern": pattern, "shift": p + 1})
                 for sec, keys in ov.items():
                     cfg[sec].update(keys)
-                r = flitsim.run(cfg, backend=backend, threads=threads, progress=False)
+                r = flitsim.run(cfg, backend=backend, threads=threads,
+                                progress=pr.engine(f"p={p} {pname} {label}"))
                 acc[(p, pname, label)], nodes[p] = r.accepted, r.nodes
                 stalls += r.slot_stalls
                 pr.step(f"p={p} {pname} {label}")
@@ -67,6 +68,8 @@ def dragonfly_valiant(out: pathlib.Path, quick: bool, backend, threads, progress
                 label="VR bound")
         ax.plot(xs, [100 * _df_bounds(p)["model"] for p in sizes], "--", color="grey", lw=0.9,
                 label="model 3/(4p)")
+        ax.plot(xs, [100 * _df_bounds(p)["MIN"] for p in sizes], "-.", color=colours[0], lw=0.9,
+                label="MIN bound 1/(ap)")
         ax.set_xscale("log")
         ax.set_xticks(xs, [f"{x:,}" for x in xs])
         ax.minorticks_off()

@@ -15,6 +15,16 @@ HX_LABELS = {"dor": "DOR", "valiant": "VAL", "ugal": "UGAL", "clos-ad": "Clos-AD
              "dimwar": "DimWAR", "omniwar": "OmniWAR"}
 
 
+def _percent(statement: str) -> float | None:
+    """The paper's statement as a fraction when it is a number ("25.0%", "~50%"), else None
+    ("high", "poor": nothing to draw)."""
+    s = statement.lstrip("~").rstrip("%")
+    try:
+        return float(s) / 100 if statement.endswith("%") and not statement.startswith("<") else None
+    except ValueError:
+        return None
+
+
 def hx_paper_targets(W: int, T: int) -> dict[str, dict[str, str]]:
     """The paper's statements (docs/targets.md HX-R1..R7) per pattern and routing, for W-wide
     dimensions and T terminals per router (the paper: W = T = 8; its 12.5 % is 1/T, its
@@ -47,7 +57,8 @@ def hyperx_dimwar(out: pathlib.Path, quick: bool, backend, threads, progress) ->
     stalls = 0
     for label, traffic in HX_PATTERNS.items():
         cfg = _with(base, traffic={k: v for k, v in traffic.items()})
-        sw = flitsim.sweep(cfg, {"routing.algorithm": algs}, backend=backend, threads=threads, progress=False)
+        sw = flitsim.sweep(cfg, {"routing.algorithm": algs}, backend=backend, threads=threads,
+                           progress=pr.batches(label))
         for p, r in zip(sw.points, sw.results):
             cells[(label, HX_LABELS[p["routing.algorithm"]])] = r.accepted
             stalls += r.slot_stalls
@@ -62,5 +73,6 @@ def hyperx_dimwar(out: pathlib.Path, quick: bool, backend, threads, progress) ->
              _md(["traffic"] + names, rows) + _stall_note(stalls))
     plt, colours, markers, st = _plt()
     fig, ax = plt.subplots(figsize=(7.0, 2.6))
-    _full_load_bars(ax, colours, HX_PATTERNS, names, lambda p, n: cells[(p, n)], str, 1.22)
+    _full_load_bars(ax, colours, HX_PATTERNS, names, lambda p, n: cells[(p, n)], str, 1.22,
+                    marks={"paper (scaled)": lambda p, n: _percent(targets[p][n])})
     return _finish(fig, plt, st, out, "hyperx-dimwar", table)

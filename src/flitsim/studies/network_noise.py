@@ -34,7 +34,8 @@ def network_noise(out: pathlib.Path, quick: bool, backend, threads, progress) ->
             noise["ranks"] = int(n * ratio)
             app["ranks"] = n - noise["ranks"]
             res[(n, ratio)] = wl.run_noise(normalize(cfg), seeds=seeds, backend=backend,
-                                           threads=threads)
+                                           threads=threads,
+                                           progress=pr.engine(f"{n} nodes, ratio {ratio}"))
             pr.step(f"{n} nodes, ratio {ratio}")
     pr.close()
     rows = []

@@ -43,11 +43,13 @@ def _idle_program() -> dict[str, Any]:
 
 
 def run_noise(config: Mapping[str, Any], seeds: Sequence[int], job: int = 0,
-              backend: str | None = None, threads: int | None = None) -> NoiseResult:
+              backend: str | None = None, threads: int | None = None,
+              progress: Any = False) -> NoiseResult:
     """The noise paper's experiment: the config's workload with and without its
     perturbation jobs (motif "perturbation"), on the same placements (drawn per seed with
     the perturbation present), each seed one replica. Returns the measured job's
-    completion times and slowdowns."""
+    completion times and slowdowns. progress: False, or an engine progress callable
+    (cycle, window_end, done, fraction) told the share of both runs done."""
     from ..config import normalize
     from ..runner import results_from_raw, simulate_raw
     cfg = normalize(config)
@@ -67,8 +69,12 @@ def run_noise(config: Mapping[str, Any], seeds: Sequence[int], job: int = 0,
     quiet["replicas"] = [[dict(jb, program=idle, nodes=jb["nodes"][:0]) if j in pert else jb
                           for j, jb in enumerate(reps)] for reps in full["replicas"]]
     out = []
-    for inputs in (quiet, full):
-        raw = simulate_raw(cfg, backend, threads, False, [0.0] * len(seeds), seeds,
+    for i, inputs in enumerate((quiet, full)):
+        cb = False
+        if callable(progress):   # each of the two runs is half of the work
+            def cb(cycle, window_end, done, fraction=-1.0, _i=i):
+                progress(cycle, 0, done, (_i + max(fraction, 0.0)) / 2)
+        raw = simulate_raw(cfg, backend, threads, cb, [0.0] * len(seeds), seeds,
                            workload=inputs)
         out.append(results_from_raw(raw, cfg))
     return NoiseResult(seeds=seeds, quiet=out[0], perturbed=out[1], job=job)
