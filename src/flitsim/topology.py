@@ -38,7 +38,8 @@ def _core():
 def _load(config: Any) -> dict[str, Any]:
     if isinstance(config, (str, os.PathLike)):
         import tomllib
-        with open(config, "rb") as f:
+        from .shipped import find
+        with open(find(config) or config, "rb") as f:   # configs/... also from the package data
             return tomllib.load(f)
     if not isinstance(config, Mapping):
         raise TypeError(f"config must be a dict or a TOML path, got {type(config).__name__}")
