@@ -2,14 +2,16 @@
 
     python analysis/regenerate_docs.py              # everything (about 20 min on one core)
     python analysis/regenerate_docs.py plots        # docs/plots.md's figures only (1 min)
+    python analysis/regenerate_docs.py claims       # numbers quoted from single runs (analysis/doc_claims.py)
     python analysis/regenerate_docs.py hyperx-dimwar dragonfly-valiant   # chosen studies
 
 Figures: docs/figures/df72-*.png from docs/plots.md's commands (run as written, in a
 scratch folder), docs/figures/reproduce-NAME.png from `flitsim reproduce NAME` (quick
 sizes). Tables: a study's markdown table replaces the region of docs/reproductions.md between
 `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`, with the wall time of the run.
-tests/test_docs_numbers.py checks that the regions hold a study's table format and that the
-numbers quoted elsewhere in the docs agree with them within the stated tolerance.
+Numbers quoted from single runs (analysis/doc_claims.py) are rewritten from fresh runs.
+tests/test_docs_numbers.py reruns those commands and checks the quoted numbers within each
+claim's tolerance, and checks the generated study table against the bounds its text states.
 """
 from __future__ import annotations
 
@@ -82,15 +84,53 @@ def regenerate_study(name: str) -> None:
     print(f"docs/figures/reproduce-{name}.png; docs/reproductions.md [{name}] ({wall:.0f} s)")
 
 
+def claim_pattern(claim) -> "re.Pattern":
+    """The doc text of a claim with its number as group 1."""
+    pre, post = claim.text.split("{}")
+    return re.compile(re.escape(pre) + r"(-?\d+(?:\.\d+)?)" + re.escape(post))
+
+
+def measure(command: tuple, cache: dict) -> dict:
+    """The JSON summary of `flitsim COMMAND --json` (cached per command)."""
+    import contextlib
+    import io
+    import json
+    from flitsim.cli import main as flitsim_main
+    if command not in cache:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert flitsim_main([*command, "--json", "--quiet", "--threads", "1"]) == 0
+        cache[command] = json.loads(out.getvalue().strip().splitlines()[-1])
+    return cache[command]
+
+
+def regenerate_claims() -> None:
+    sys.path.insert(0, str(ROOT / "analysis"))
+    from doc_claims import CLAIMS
+    cache: dict = {}
+    for c in CLAIMS:
+        path = DOCS / c.doc
+        text = path.read_text()
+        pat = claim_pattern(c)
+        value = f"{measure(c.command, cache)[c.field]:.{c.digits}f}"
+        text, n = pat.subn(lambda m: m.group(0).replace(m.group(1), value, 1), text)
+        if n != 1:
+            sys.exit(f"{c.doc}: {c.text!r} found {n} times (expected once)")
+        path.write_text(text)
+        print(f"docs/{c.doc}: {c.text.format(value)}")
+
+
 def main(argv: list[str]) -> int:
-    what = argv or ["plots", *STUDIES]
+    what = argv or ["plots", "claims", *STUDIES]
     for w in what:
         if w == "plots":
             regenerate_plots()
+        elif w == "claims":
+            regenerate_claims()
         elif w in STUDIES:
             regenerate_study(w)
         else:
-            sys.exit(f"unknown: {w} (plots or one of {', '.join(STUDIES)})")
+            sys.exit(f"unknown: {w} (plots, claims or one of {', '.join(STUDIES)})")
     return 0
 
 

@@ -144,9 +144,9 @@ def late_accepted(extra):
 
 def test_booksim2s_dragonfly_ugal_vcs_reproduce_its_decline_past_saturation():
     # With BookSim2's ugal_dragonflynew VCs (routing.vc_scheme = "booksim", 3 VCs) the accepted
-    # rate at offered 0.2 falls as BookSim2's does (0.139 vs 0.145 over cycles 20,000-30,000).
+    # rate at offered 0.2 falls as BookSim2's does (0.144 vs 0.145 over cycles 20,000-30,000).
     a = late_accepted(["routing.vc_scheme=booksim", "router.vcs=3"])
-    assert a == pytest.approx(0.139, abs=0.015)
+    assert a == pytest.approx(0.144, abs=0.015)
     assert a == pytest.approx(0.145, abs=0.02)
 
 

@@ -1,0 +1,45 @@
+"""Numbers the docs quote from single flitsim runs: where each appears, the command that
+produces it and the tolerance a rerun must meet. analysis/regenerate_docs.py rewrites them
+from fresh runs (`python analysis/regenerate_docs.py claims`); tests/test_docs_numbers.py
+reruns each command and checks the quoted number within its tolerance.
+
+A claim's `text` is the doc's words around the number, with {} where the number goes; the
+number is written with `digits` decimals.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Claim:
+    doc: str            # file under docs/
+    text: str           # the quoted words, {} for the number
+    command: tuple      # flitsim arguments (run ... --json)
+    field: str          # the JSON field quoted
+    digits: int
+    tolerance: float    # |doc - rerun| allowed (results are deterministic: the tolerance
+    #                     covers the rounding and code changes that move results slightly)
+
+
+DF72 = "configs/validation/booksim-dragonfly72.toml"
+FF44 = "configs/validation/booksim-flatfly44.toml"
+DF_UGAL_BAD_BOOKSIM_VCS = ("--set", "routing.algorithm=ugal", "--set", "router.vcs=3",
+                           "--set", "routing.vc_scheme=booksim", "--set", "traffic.pattern=bad-dragon",
+                           "--set", "traffic.self=false", "--set", "sim.warmup=20000",
+                           "--set", "sim.measure=10000", "--set", "sim.drain_limit=1")
+FF_UGAL8 = ("--set", "routing.algorithm=ugal", "--set", "routing.cost=hops", "--set",
+            "routing.offset=2", "--set", "routing.n_indirect=1", "--set", "router.vcs=8")
+
+CLAIMS = (
+    Claim("validation.md", "| — | — | 0.145 / {} (",
+          ("run", DF72, "--set", "traffic.load=0.2", *DF_UGAL_BAD_BOOKSIM_VCS), "accepted", 3, 0.003),
+    Claim("validation.md", "| `vc_scheme = \"booksim\"` (3 VCs) | 339.2 / 506.2 | 0.170 / {} |",
+          ("run", DF72, "--set", "traffic.load=0.2", *DF_UGAL_BAD_BOOKSIM_VCS), "accepted", 3, 0.003),
+    Claim("validation.md", "| — / 12.0 | 0.26 / 0.42 / 0.80 | — / 12.8 | — / 14.0 | — / {} |",
+          ("run", FF44, "--set", "traffic.load=0.8", *FF_UGAL8), "accepted", 3, 0.003),
+    Claim("validation.md", "| `ugal`, 8 VCs | — / 12.0 | 0.26 / 0.42 / 0.80 | — / {} |",
+          ("run", FF44, "--set", "traffic.load=0.26", *FF_UGAL8), "latency_mean", 1, 0.15),
+    Claim("validation.md", "| — / 12.8 | — / {} | — / 0.6",
+          ("run", FF44, "--set", "traffic.load=0.42", *FF_UGAL8), "latency_mean", 1, 0.15),
+)
