@@ -160,6 +160,8 @@ def links_figure(r: Any, config: dict, style: str = "default"):
         name = r.class_names[c]
         ax.set_title(f"{name} channels", fontsize=9)
         ax.set_xlabel("terminal port" if name == "terminal" else "to router")
+        from matplotlib.ticker import MaxNLocator
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel("router")
     if layout is not None:
         _draw_layout(axes[0][-1], r, layout[0], layout[1], cmap, norm)
