@@ -43,7 +43,8 @@ def _simulated(cfg: dict, r: Any) -> list[tuple[str, str]]:
     """What was simulated, so that a saved summary speaks for itself: network, routing and
     router, and the traffic (pattern and load) or the workload's jobs."""
     topo = cfg.get("topology", {})
-    shape = ", ".join(f"{k}={_fmt(v)}" for k, v in topo.items() if k != "kind")
+    shape = ", ".join(f"{k}=[{_fmt(v)}]" if isinstance(v, (list, tuple)) else f"{k}={_fmt(v)}"
+                      for k, v in topo.items() if k != "kind")
     router, routing = cfg.get("router", {}), cfg.get("routing", {})
     rows = [("network", f"{topo.get('kind', '-')} ({shape}): {r.nodes:,} nodes, "
                         f"{r.routers:,} routers"),
