@@ -93,15 +93,19 @@ def _layout(r: Any, config: dict) -> tuple[str, np.ndarray] | None:
             pos[rr] = (big * math.cos(th) + small * math.cos(ph),
                        big * math.sin(th) + small * math.sin(ph))
         return kind, pos
-    # HyperX: dimension 0 across, dimension 1 down, further dimensions as tiles side by side.
+    # HyperX: dimension 0 across, dimension 1 down, further dimensions as tiles of that grid
+    # laid out in a square-ish arrangement of their own.
     w = [int(coords[:, i].max()) + 1 for i in range(coords.shape[1])]
+    tiles = int(np.prod(w[2:])) if len(w) > 2 else 1
+    cols = int(math.ceil(math.sqrt(tiles)))
+    h = w[1] if len(w) > 1 else 1
     for rr in range(R):
         x = coords[rr, 0]
         y = coords[rr, 1] if len(w) > 1 else 0
         tile = 0
         for i in range(len(w) - 1, 1, -1):
             tile = tile * w[i] + coords[rr, i]
-        pos[rr] = (x + tile * (w[0] + 1), -y)
+        pos[rr] = (x + (tile % cols) * (w[0] + 1), -(y + (tile // cols) * (h + 1)))
     return kind, pos
 
 
@@ -135,7 +139,7 @@ def _draw_layout(ax, r: Any, kind: str, pos: np.ndarray, cmap, norm) -> None:
     ax.autoscale()
     ax.axis("off")
     ax.set_title("dragonfly: groups on a circle" if kind == "dragonfly"
-                 else "HyperX grid (dimension 0 across, 1 down)", fontsize=9)
+                 else "HyperX grid (dimension 0 across, 1 down; tiles: dimension 2+)", fontsize=9)
 
 
 def links_figure(r: Any, config: dict, style: str = "default"):
