@@ -200,9 +200,9 @@ def booksim_table() -> str:
 def preset_table(name: str = "booksim") -> str:
     """The [router] keys router.preset = NAME sets and their values
     (host/config/router_presets.cpp), for docs/booksim.md."""
-    from .config import ROUTER_PRESETS
+    presets = dict(_core.router_presets())   # as config.ROUTER_PRESETS (no import cycle)
     rows = ["| flitsim key | value the preset sets |", "|---|---|"]
-    rows += [f"| `router.{k}` | `{show(v)}` |" for k, v in ROUTER_PRESETS[name].items()]
+    rows += [f"| `router.{k}` | `{show(v)}` |" for k, v in presets[name].items()]
     return "\n".join(rows) + "\n"
 
 
