@@ -220,6 +220,7 @@ py::dict simulate(const py::dict& cfg, const std::string& backend, int threads, 
     r["seed"] = s.seed;
     r["saturated"] = s.saturated;
     r["drained"] = s.drained;
+    r["cycles"] = s.cycles;
 #define FLITSIM_DICT_SCALAR(name, ...) r[#name] = s.name;
 #define FLITSIM_DICT_SUM(e, name, ...) r[#name] = s.name;
 #define FLITSIM_DICT_ARRAY(name, ...) r[#name] = arr(s.name);
