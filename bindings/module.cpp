@@ -10,6 +10,7 @@
 #include "host/run/driver.hpp"
 #include "host/config/router_presets.hpp"
 #include "host/config/router_stage_delays.hpp"
+#include "host/init/run_memory.hpp"
 #include "host/init/state_memory.hpp"
 #include "host/init/traffic_choice.hpp"
 #include "host/topologies/topology.hpp"
@@ -170,7 +171,7 @@ py::dict workload_dict(const WorkloadStats& w) {
 
 py::dict simulate(const py::dict& cfg, const std::string& backend, int threads, py::object progress,
                   py::object loads, py::object seeds, py::object workload) {
-  const Topology topo = build_topology(to_params("topology", section(cfg, "topology")));
+  const Params topo_params = to_params("topology", section(cfg, "topology"));
   EngineConfig ec = engine_config_of(cfg);
   if (!loads.is_none()) ec.loads = loads.cast<std::vector<double>>();
   if (!seeds.is_none()) ec.seeds = seeds.cast<std::vector<uint64_t>>();
@@ -178,6 +179,8 @@ py::dict simulate(const py::dict& cfg, const std::string& backend, int threads, 
     throw ConfigError("replicas: loads and seeds must be non-empty lists of equal length");
   for (double l : ec.loads)
     if (!(l >= 0 && l <= 1)) throw ConfigError("traffic.load: must be in [0, 1], got " + std::to_string(l));
+  check_run_memory(topo_params, ec);  // topology, routing tables and every replica's state, before building any
+  const Topology topo = build_topology(topo_params);
   if (!workload.is_none()) {  // closed loop: programs checked and laid out before the run
     ec.workload = compile_workload(workload_spec(py::dict(workload)), topo.num_nodes);
     if (size_t(ec.workload->reps) != ec.seeds.size())
@@ -220,6 +223,7 @@ py::dict simulate(const py::dict& cfg, const std::string& backend, int threads, 
     r["seed"] = s.seed;
     r["saturated"] = s.saturated;
     r["drained"] = s.drained;
+    r["cycles"] = s.cycles;
 #define FLITSIM_DICT_SCALAR(name, ...) r[#name] = s.name;
 #define FLITSIM_DICT_SUM(e, name, ...) r[#name] = s.name;
 #define FLITSIM_DICT_ARRAY(name, ...) r[#name] = arr(s.name);
@@ -332,6 +336,26 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "router_stage_delay_keys", [] { return router_stage_delay_keys(); },
       "The [router] stage-delay keys, the pipeline's four then credit_delay (router_stage_delays.cpp).");
+  m.def(
+      "memory_estimate",
+      [](const py::dict& cfg, int replicas, bool check) {
+        // The run's memory from its configuration alone, nothing built (run_memory.hpp).
+        if (replicas < 1) throw ConfigError("replicas: must be >= 1");
+        const Params topo = to_params("topology", section(cfg, "topology"));
+        EngineConfig ec = engine_config_of(cfg, replicas);
+        if (check) check_run_memory(topo, ec);
+        const RunMemory m = run_memory(topo, ec);
+        py::dict d;
+        d["known"] = m.known;
+        d["routers"] = m.routers, d["ports"] = m.ports, d["nodes"] = m.nodes;
+        d["topology"] = m.topology, d["routing"] = m.routing, d["state"] = m.state, d["total"] = m.total();
+        d["keys"] = m.keys;
+        d["host_available"] = available_host_bytes();
+        return d;
+      },
+      py::arg("config"), py::arg("replicas") = 1, py::arg("check") = false,
+      "Estimated bytes of a run (topology, routing tables, state of every replica) from the configuration "
+      "alone; check=True raises the refusal a run would get.");
   m.def(
       "state_estimate",
       [](const py::dict& cfg, int replicas) {

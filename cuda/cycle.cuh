@@ -56,6 +56,10 @@ FLITSIM_HD PortClassFlags port_stage(const PortState& ps) {
 //   once(f):        f() on one thread, then a barrier.
 template <class Ports>
 FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r, long long t, const Ports& ports) {
+  // A stopped replica (its measurement decided: host/run/driver.cpp) is frozen as it was, so
+  // that its statistics are those of a run of its own whatever its batch-mates still do. The
+  // same for every lane of a warp (one replica), so the early return keeps warps uniform.
+  if (t >= s.rep_stop_at[rep]) return;
   // Receive only at ports with something arriving (the arrival calendar, rings.cuh).
   const PortArrivals arrivals = arrivals_at(s, rep, r, t);
   const u64 arrived = arrivals.any;

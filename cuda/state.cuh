@@ -33,6 +33,7 @@ enum RepSum : int32_t {
 };
 
 constexpr int kHopBins = 32;
+constexpr long long kRunning = 0x7fffffffffffffffLL;  // rep_stop_at of a replica still simulated
 constexpr int kGapTable = 256;  // Bernoulli injection: gaps drawn by table, kGapTable cycles a draw
 
 // Sizes of every dimension; computed on the host from the topology and the configuration.
@@ -203,6 +204,9 @@ FLITSIM_HD int add_mod(int a, int b, int n) { return a + b >= n ? a + b - n : a 
 
 #define FLITSIM_REPLICA_ARRAYS(X)                                             \
   X(u64, rep_seed, sz.reps)                                    \
+  /* first cycle the replica is no longer simulated (the driver stops it once its measurement \
+     is decided, so that it never depends on its batch-mates); kRunning until then */ \
+  X(i64, rep_stop_at, sz.reps)                                 \
   X(u64, rep_threshold, sz.reps) /* P(new packet)·2^32 (on/off: while on) */      \
   X(u64, rep_gap_cdf, sz.bern_N ? (long long)sz.reps * kGapTable : 0) /* P(gap <= g + 1)·2^32 */ \
   X(int32_t, tr_table, (long long)sz.reps * sz.tr_len) /* traffic tables, see SimParams */ \
@@ -270,7 +274,7 @@ FLITSIM_HD int add_mod(int a, int b, int n) { return a + b >= n ? a + b - n : a 
 
 // Arrays whose every entry starts at a value other than zero (HostState::allocate).
 #define FLITSIM_STATE_INITIAL(X) \
-  X(sa_grant, -1) X(sa_accept, -1) X(ivc_va_at, -1) X(port_credit_at, -1)
+  X(sa_grant, -1) X(sa_accept, -1) X(ivc_va_at, -1) X(port_credit_at, -1) X(rep_stop_at, kRunning)
 
 // What the driver reads between chunks (delivery, watchdog, workload end), per replica: each a
 // reduction (Sum or Max) of entries [first, first + length) of one state array's replica slice
@@ -289,6 +293,7 @@ enum class CounterOp { Sum, Max };
   X(queued_flits, oq_count, (sz.O ? sz.P : 0), 0, (sz.O ? sz.P : 0), Sum) /* cioq output queues */ \
   X(last_move, router_last_move, sz.R, 0, sz.R, Max)                                       \
   X(route_failures, rep_sums, kRepSums, kRouteFailures, 1, Sum)                          \
+  X(latency_sum, rep_sums, kRepSums, kLatencySum, 1, Sum) /* sim.saturation = "latency": the early verdict */ \
   X(foreground_end, wl_fg_end, (sz.wl_reps ? 1 : 0), 0, (sz.wl_reps ? 1 : 0), Sum)
 
 struct ReplicaCounters {

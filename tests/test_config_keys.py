@@ -16,7 +16,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 # Keys whose other values need a companion key (the rules between keys, engine_config.cpp).
 COMPANIONS = {("router", "speedup"): {"architecture": "cioq"}, ("router", "output_buffer"): {"architecture": "cioq"},
-              ("router", "speculative"): {"va_sa": "separate"}, ("sim", "measure"): {"batches": 1}}
+              ("router", "speculative"): {"va_sa": "separate"}, ("sim", "measure"): {"batches": 1},
+              ("sim", "saturation"): {"latency_threshold": 500}}
 
 
 def other_value(k):

@@ -105,6 +105,11 @@ class CudaBackend : public Backend {
 #undef FLITSIM_UNPACK
     }
   }
+  void stop_replica(HostState& h, int rep, long long t) override {
+    h.rep_stop_at[size_t(rep)] = t;
+    check(cudaMemcpyAsync(dev_.rep_stop_at + rep, &t, sizeof t, cudaMemcpyHostToDevice, stream_), "replica stop upload");
+    check(cudaStreamSynchronize(stream_), "replica stop upload");  // before `t` goes out of scope
+  }
   void download(HostState& h) override {
 #define FLITSIM_DOWN(type, name, count) to_host(h.name, dev_.name);
     FLITSIM_REPLICA_ARRAYS(FLITSIM_DOWN)

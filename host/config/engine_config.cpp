@@ -59,6 +59,12 @@ EngineConfig parse_sections(const Params& router, const Params& channels, const 
   if (c.sim.batches > c.sim.measure)
     sim.fail("batches", "must be <= sim.measure = " + std::to_string(c.sim.measure) + ", got " +
                             std::to_string(c.sim.batches));
+  if (c.sim.saturation == SaturationRule::Latency && c.sim.latency_threshold <= 0)
+    sim.fail("saturation", "\"latency\" (BookSim2's criterion) needs sim.latency_threshold, the mean packet latency "
+                           "in cycles above which a replica is saturated (BookSim2's latency_thres; its default is 500)");
+  if (c.sim.saturation == SaturationRule::Stable && c.sim.batches < 2)
+    sim.fail("saturation", "\"stable\" compares the window's halves, so it needs sim.batches >= 2, got " +
+                           std::to_string(c.sim.batches));
   return c;
 }
 

@@ -57,12 +57,17 @@ struct TrafficKeys {
 };
 
 // [sim] (the seed is per replica: EngineConfig::seeds).
+// sim.saturation: the rule that calls a replica saturated besides an undrained window
+// (replica_stats.cpp, saturated_by_rule), in the order of its choices.
+enum class SaturationRule : int32_t { Accepted, Latency, Stable };
+
 struct RunKeys {
   long long warmup = 1000, measure = 2000, drain_limit = 50000, watchdog = 5000, chunk = 128;
   CudaSchedule schedule = CudaSchedule::Auto;
   int32_t packet_slots = 0, latency_bins = 16384, batches = 10;
   double saturation_tolerance = 0.05;  // accepted < (1 − tol)·offered ⇒ saturated
   long long latency_threshold = 0;     // mean latency > this ⇒ saturated (BookSim2's latency_thres); 0: off
+  SaturationRule saturation = SaturationRule::Accepted;
 };
 
 struct EngineConfig {

@@ -41,6 +41,14 @@ const std::vector<KeySpec>& sim_keys() {
                      "cycles between Ctrl-C checks and progress updates", "cycles between Ctrl-C checks and progress")),
       filled(float_key("sim", "saturation_tolerance", 0, 1, FLITSIM_FIELD(sim.saturation_tolerance),
                        "saturated when accepted < (1 - this) x offered")),
+      // Not written into normalised configs (as latency_threshold): configs and sweep files made
+      // before the key existed stay the same configs, and the engine's default is today's rule.
+      choice_key("sim", "saturation", {"accepted", "latency", "stable"}, FLITSIM_FIELD(sim.saturation),
+                 "what makes a replica saturated besides measured packets still missing after sim.drain_limit: "
+                 "\"accepted\" (the engine's default): accepted < (1 - sim.saturation_tolerance) x offered; "
+                 "\"latency\": only sim.latency_threshold (BookSim2's criterion; required then); \"stable\": "
+                 "latency or accepted rate still drifting between the window's halves by more than "
+                 "sim.saturation_tolerance"),
       booksim_name("latency_thres", int_key("sim", "latency_threshold", 1, kCycles, FLITSIM_FIELD(sim.latency_threshold),
               "also saturated when the measured packets' mean latency exceeds this many cycles (BookSim2's "
               "latency_thres); unset: off", "cycle counts")),

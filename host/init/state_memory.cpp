@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -52,6 +53,29 @@ size_t state_replica_bytes(const Sizes& sz) {
   return sz.reps ? b / size_t(sz.reps) : 0;
 }
 
+unsigned long long parse_memory_limit(const std::string& text) {
+  const auto bad = [&](const std::string& why) {
+    return ConfigError("FLITSIM_MEMORY_LIMIT: must be a whole number of bytes > 0, optionally with a unit K, M, G "
+                       "or T (powers of 1024), e.g. 1048576, 512M or 2G; got \"" + text + "\" (" + why + ")");
+  };
+  size_t i = 0;
+  unsigned long long v = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    if (v > (ULLONG_MAX - 9) / 10) throw bad("too large");
+    v = v * 10 + unsigned(text[i] - '0');
+  }
+  if (i == 0) throw bad(!text.empty() && text[0] == '-' ? "negative" : "no digits");
+  int shift = 0;
+  if (i < text.size()) {
+    const char u = text[i++];
+    shift = u == 'K' || u == 'k' ? 10 : u == 'M' || u == 'm' ? 20 : u == 'G' || u == 'g' ? 30 : u == 'T' || u == 't' ? 40 : -1;
+    if (shift < 0 || i != text.size()) throw bad("unknown unit or trailing characters");
+  }
+  if (v == 0) throw bad("zero would leave no memory");
+  if (v > (ULLONG_MAX >> shift)) throw bad("too large");
+  return v << shift;
+}
+
 size_t available_host_bytes() {
   long long avail = -1;
   std::ifstream meminfo("/proc/meminfo");
@@ -82,11 +106,10 @@ size_t available_host_bytes() {
     const long long room = std::max(0LL, (long long)as.rlim_cur - pages * sysconf(_SC_PAGESIZE));
     avail = avail < 0 ? room : std::min(avail, room);
   }
-  // FLITSIM_MEMORY_LIMIT (bytes) caps it further: a shared machine, or a test of the refusal.
+  // FLITSIM_MEMORY_LIMIT caps it further: a shared machine, or a test of the refusal.
   if (const char* cap = std::getenv("FLITSIM_MEMORY_LIMIT")) {
-    char* end = nullptr;
-    const long long v = std::strtoll(cap, &end, 10);
-    if (end != cap && *end == '\0' && v > 0) avail = avail < 0 ? v : std::min(avail, v);
+    const long long v = (long long)std::min<unsigned long long>(parse_memory_limit(cap), (unsigned long long)LLONG_MAX);
+    avail = avail < 0 ? v : std::min(avail, v);
   }
   return avail < 0 ? 0 : size_t(avail);
 }

@@ -52,6 +52,9 @@ class Backend {
   virtual void sync_counters(HostState& h) = 0;
   // Copies the whole state back into h.
   virtual void download(HostState& h) = 0;
+  // Stops replica rep from cycle t on (h.rep_stop_at, cuda/state.cuh): no later cycle changes
+  // its state. Called between runs, with t the next cycle to run.
+  virtual void stop_replica(HostState& h, int rep, long long t) = 0;
 };
 
 std::unique_ptr<Backend> make_cpu_backend(int threads);

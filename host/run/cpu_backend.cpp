@@ -87,14 +87,22 @@ class CpuBackend : public Backend {
   }
   void sync_counters(HostState& h) override { h.reduce_counters(); }  // the state lives in h
   void download(HostState&) override {}
+  void stop_replica(HostState& h, int rep, long long t) override { h.rep_stop_at[size_t(rep)] = t; }  // view_ reads h
 
  private:
   static constexpr int kMinRoutersPerThread = 64;  // measured: docs/gpu.md, CPU executor
 
   void run_on(int threads, long long t0, long long n) {
     const SimView s = view_;
-    const int R = s.sz.R, items = s.sz.reps * R;
+    const int R = s.sz.R;
     const bool pinned = is_pinned_model(s);
+    // The replicas still simulated (stops happen between runs), their routers cut evenly
+    // among the threads, so that a stopped replica's threads do not sit idle.
+    std::vector<int> live;
+    for (int rep = 0; rep < s.sz.reps; ++rep)
+      if (t0 < s.rep_stop_at[rep]) live.push_back(rep);
+    const int items = int(live.size()) * R;
+    if (items == 0) return;
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
       // This thread's views, their switch-allocation scratch in its own buffer.
@@ -109,13 +117,13 @@ class CpuBackend : public Backend {
       for (long long t = t0; t < t0 + n; ++t) {
         if (!views.empty()) {
           for (int i = i0; i < i1;) {  // a call per replica the range touches
-            const int rep = i / R, end = std::min(i1, (rep + 1) * R);
-            if (pinned) replica_routers_cycle<true>(views[rep], i - rep * R, end - rep * R, t);
-            else replica_routers_cycle<false>(views[rep], i - rep * R, end - rep * R, t);
+            const int j = i / R, rep = live[size_t(j)], end = std::min(i1, (j + 1) * R);
+            if (pinned) replica_routers_cycle<true>(views[rep], i - j * R, end - j * R, t);
+            else replica_routers_cycle<false>(views[rep], i - j * R, end - j * R, t);
             i = end;
           }
         } else {
-          for (int i = i0; i < i1; ++i) router_cycle(all, i / R, i % R, t);
+          for (int i = i0; i < i1; ++i) router_cycle(all, live[size_t(i / R)], i % R, t);
         }
 #pragma omp barrier
       }

@@ -89,10 +89,21 @@ void check_progress(Backend& backend, HostState& h, const EngineConfig& cfg, int
   }
 }
 
+// Whether the measured packets' mean latency will exceed `threshold` cycles whenever the
+// missing ones arrive, each of them with a latency of at least `least` cycles (integers:
+// sum > threshold x packets, as collect() decides it).
+bool latency_certainly_over(const ReplicaCounters& c, long long least, long long threshold) {
+  const long long missing = c.tagged_created - c.tagged_delivered;
+  return c.tagged_created > 0 &&
+         __int128(c.latency_sum) + __int128(missing) * least > __int128(threshold) * c.tagged_created;
+}
+
 // Workload mode: runs until every replica's foreground programs have finished and its network
 // is empty (background jobs stop injecting once the foreground is done); the network
-// watchdog as in open-loop runs. Returns the last simulated cycle + 1.
-long long run_workload(Backend& backend, HostState& h, const EngineConfig& cfg, const ProgressFn& progress) {
+// watchdog as in open-loop runs. Each replica stops at the chunk boundary where it finished
+// (end[rep], the cycle it ended). Returns the last simulated cycle + 1.
+long long run_workload(Backend& backend, HostState& h, const EngineConfig& cfg, const ProgressFn& progress,
+                       std::vector<long long>& end) {
   const Sizes& sz = h.sz;
   const CompiledWorkload& w = *cfg.workload;
   // Progress measure: flits delivered (per-replica counters, current on every backend) of all
@@ -126,9 +137,17 @@ long long run_workload(Backend& backend, HostState& h, const EngineConfig& cfg, 
     backend.sync_counters(h);
     int n_done = 0;
     for (int rep = 0; rep < sz.reps; ++rep) {
+      if (end[rep] >= 0) {
+        ++n_done;
+        continue;
+      }
       check_progress(backend, h, cfg, rep, t);
       const ReplicaCounters& c = h.counters[rep];
-      n_done += c.foreground_end >= 0 && c.flits_sent == c.flits_received;
+      if (c.foreground_end >= 0 && c.flits_sent == c.flits_received) {
+        end[rep] = t;  // finished: it stops here, as it would alone
+        backend.stop_replica(h, rep, t);
+        ++n_done;
+      }
     }
     n_done_last = n_done;
     share_last = share();
@@ -149,34 +168,38 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
   const Sizes& sz = h.sz;
   const long long window_end = cfg.sim.warmup + cfg.sim.measure, limit = window_end + cfg.sim.drain_limit;
   std::vector<bool> done(sz.reps, false), drained(sz.reps, false), stalled(sz.reps, false), paused(sz.reps, false);
+  // The cycle each replica stopped at, or -1 while it runs. Batching invariance by
+  // construction: a replica stops at the chunk boundary where a run of its own would have
+  // ended, decided from its own counters only, and is frozen from then on (rep_stop_at), so
+  // its statistics never depend on how many replicas share the run or when they finish.
+  std::vector<long long> end(sz.reps, -1);
   long long t = 0;
-  bool all_done = false;
   int n_done_last = 0;
   PiecewiseRunner runner(*backend, [&](long long c) {
     if (progress) progress(c, window_end, n_done_last, -1.0);
   });
   if (cfg.workload) {  // closed loop: the programs decide when the run ends
-    t = run_workload(*backend, h, cfg, progress);
-    all_done = true;
+    t = run_workload(*backend, h, cfg, progress, end);
     drained.assign(sz.reps, true);
   }
   // A replica in which nothing moved for a whole chunk while flits are buffered (or, when it
   // falls behind its offered load, in the last cycle) may be deadlocked: it is never "done"
-  // (saturated or drained) and the run goes on, past the drain limit if need be, until it
-  // moves again or the watchdog reports the deadlock. So a deadlock is reported as one
-  // wherever it happens, never disguised as saturation.
-  auto must_continue = [&] {
-    for (int rep = 0; rep < sz.reps; ++rep)
-      if (!done[rep] && (t < limit || stalled[rep])) return true;
-    return false;
-  };
-  while (!all_done && must_continue()) {
+  // (saturated or drained) and it goes on, past the drain limit if need be, until it moves
+  // again or the watchdog reports the deadlock. So a deadlock is reported as one wherever it
+  // happens, never disguised as saturation. A replica ends when it is done, or at the drain
+  // limit when it is not stalled.
+  auto running = [&] { return std::count(end.begin(), end.end(), -1LL) > 0; };
+  while (running()) {
     const long long n = t < limit ? std::min(cfg.sim.chunk, limit - t) : cfg.sim.chunk;
     runner.run(t, n);
     t += n;
     backend->sync_counters(h);
     int n_done = 0;
     for (int rep = 0; rep < sz.reps; ++rep) {
+      if (end[rep] >= 0) {
+        ++n_done;
+        continue;
+      }
       check_progress(*backend, h, cfg, rep, t);
       const long long still = stalled_cycles(h, rep, t);
       stalled[rep] = still >= std::min(n, cfg.sim.chunk);
@@ -187,8 +210,17 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
         // for its measured packets would only measure the growth of its source queues.
         // A saturated network moves flits every cycle; one whose flits stand still (even
         // briefly: a lock-up may have formed just now) is not called saturated yet.
-        const bool behind = accepted_below_offered(c.created_flits, c.ejected_flits,
+        // (The throughput rule's early verdict: only under sim.saturation = "accepted", the rule
+        // that makes it final.)
+        const bool behind = cfg.sim.saturation == SaturationRule::Accepted &&
+                            accepted_below_offered(c.created_flits, c.ejected_flits,
                                                    (long long)sz.N * cfg.sim.measure, cfg.sim.saturation_tolerance);
+        // sim.saturation = "latency": a measured packet still missing at t will arrive with a
+        // latency of at least t - window_end + 1, so once even that lower bound puts their mean
+        // over sim.latency_threshold the verdict is known and waiting longer changes nothing
+        // (BookSim2 stops a run over latency_thres as well). A stalled replica is not stopped.
+        const bool over_latency = cfg.sim.saturation == SaturationRule::Latency &&
+                                  latency_certainly_over(c, t - window_end + 1, cfg.sim.latency_threshold);
         // A pause seen at one check is told from a lock-up at the next: a replica that moved
         // since then is alive. A credit-bound network pauses periodically, and a pause that
         // fell on every chunk boundary used to keep such a replica running forever.
@@ -197,11 +229,14 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
           paused[rep] = !moved_since_pause;
           if (paused[rep]) stalled[rep] = true;
         }
-        done[rep] = (drained[rep] || behind) && !stalled[rep];
+        done[rep] = (drained[rep] || behind || over_latency) && !stalled[rep];
       }
-      n_done += done[rep];
+      if (done[rep] || (t >= limit && !stalled[rep])) {
+        end[rep] = t;
+        backend->stop_replica(h, rep, t);
+        ++n_done;
+      }
     }
-    all_done = n_done == sz.reps;
     n_done_last = n_done;
     if (progress) progress(t, window_end, n_done, -1.0);
   }
@@ -224,7 +259,7 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
   out.packet_slots = sz.S;
   out.vc_classes = h.prm.routing.vc_classes;
   out.workload = bool(cfg.workload);
-  for (int rep = 0; rep < sz.reps; ++rep) out.replicas.push_back(collect(h, cfg, rep, drained[rep]));
+  for (int rep = 0; rep < sz.reps; ++rep) out.replicas.push_back(collect(h, cfg, rep, drained[rep], end[rep]));
   return out;
 }
 

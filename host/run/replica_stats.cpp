@@ -29,6 +29,31 @@ std::vector<long long> batch_sum(const StateVector<long long>& a, int rep, const
   return out;
 }
 
+// Cycles of the window's batches [0, b): batch i holds the cycles w with (w x batches) / measure
+// = i (SimView::nb), i.e. w from ceil(i x measure / batches) on.
+long long batches_cycles(long long b, long long batches, long long measure) {
+  return (b * measure + batches - 1) / batches;
+}
+
+// sim.saturation = "stable": the mean latency of the packets created in the window's second
+// half exceeds the first half's by more than the tolerance, or the accepted rate (flits
+// arriving per cycle) of the second half is below the first half's by more than it: the run
+// had not settled (BookSim2 ends its warm-up once these change by less than a threshold between
+// sample periods; here the window's two halves are the periods). A half without a measured
+// packet shows no drift.
+bool drifting(const ReplicaStats& s, const EngineConfig& cfg) {
+  const long long B = (long long)s.batch_ejected.size(), h = B / 2, M = cfg.sim.measure;
+  long long lat[2] = {0, 0}, pk[2] = {0, 0}, ej[2] = {0, 0};
+  for (long long b = 0; b < B; ++b) {
+    const int half = b >= h;
+    lat[half] += s.batch_latency[size_t(b)], pk[half] += s.batch_packets[size_t(b)], ej[half] += s.batch_ejected[size_t(b)];
+  }
+  const double tol = cfg.sim.saturation_tolerance;
+  const long long c1 = batches_cycles(h, B, M), c2 = M - c1;
+  if (pk[0] > 0 && pk[1] > 0 && double(lat[1]) / double(pk[1]) > (1 + tol) * (double(lat[0]) / double(pk[0]))) return true;
+  return c1 > 0 && c2 > 0 && double(ej[1]) / double(c2) < (1 - tol) * (double(ej[0]) / double(c1));
+}
+
 }  // namespace
 
 bool accepted_below_offered(long long created_flits, long long ejected_flits, long long node_cycles,
@@ -54,7 +79,7 @@ const std::vector<StatInfo>& replica_stat_schema() {
   return s;
 }
 
-ReplicaStats collect(const HostState& h, const EngineConfig& cfg, int rep, bool drained) {
+ReplicaStats collect(const HostState& h, const EngineConfig& cfg, int rep, bool drained, long long cycles) {
   const Sizes& sz = h.sz;
   ReplicaStats s;
   s.load = cfg.loads[rep];
@@ -72,13 +97,25 @@ ReplicaStats collect(const HostState& h, const EngineConfig& cfg, int rep, bool 
 #undef FLITSIM_COLLECT_SUM
 #undef FLITSIM_COLLECT_NODE_SUM
   s.drained = drained;
+  s.cycles = cycles;
   // A closed loop cannot saturate (its programs set the pace); see the per-job times.
-  s.saturated = !cfg.workload && (!drained || accepted_below_offered(s.created_flits, s.ejected_flits,
-                                                                      (long long)sz.N * cfg.sim.measure,
-                                                                      cfg.sim.saturation_tolerance));
+  // sim.saturation picks the rule besides the undrained window (docs/configuration.md).
+  switch (cfg.sim.saturation) {
+    case SaturationRule::Accepted:
+      s.saturated = !drained || accepted_below_offered(s.created_flits, s.ejected_flits,
+                                                       (long long)sz.N * cfg.sim.measure, cfg.sim.saturation_tolerance);
+      break;
+    case SaturationRule::Latency:  // sim.latency_threshold alone, below
+      s.saturated = !drained;
+      break;
+    case SaturationRule::Stable:
+      s.saturated = !drained || drifting(s, cfg);
+      break;
+  }
   // sim.latency_threshold: BookSim2's criterion, in integers (mean latency > T as sum > T x packets).
   const long long T = cfg.sim.latency_threshold;
-  if (!cfg.workload && T > 0 && __int128(s.latency_sum) > __int128(T) * s.packets_measured) s.saturated = true;
+  if (T > 0 && __int128(s.latency_sum) > __int128(T) * s.packets_measured) s.saturated = true;
+  if (cfg.workload) s.saturated = false;
   if (cfg.workload) s.workload = collect_workload(*cfg.workload, h, rep);
   return s;
 }

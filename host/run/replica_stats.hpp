@@ -42,6 +42,7 @@ struct ReplicaStats {
   uint64_t seed = 0;
   bool drained = false;    // every measured packet arrived before the drain limit
   bool saturated = false;  // not drained, accepted clearly below offered, or over sim.latency_threshold
+  long long cycles = 0;    // cycles this replica simulated: it stops where a run of its own would end
 #define FLITSIM_STAT_SCALAR(name, ...) long long name = 0;
 #define FLITSIM_STAT_SCALAR_SUM(e, name, ...) long long name = 0;
 #define FLITSIM_STAT_ARRAY(name, ...) std::vector<long long> name;
@@ -68,9 +69,9 @@ struct StatInfo {
 };
 const std::vector<StatInfo>& replica_stat_schema();
 
-// Replica rep's statistics; drained: every measured packet arrived (the driver's verdict).
-// saturated = !drained || accepted_below_offered || mean latency > sim.latency_threshold (when
-// set), never in closed-loop workload runs.
-ReplicaStats collect(const HostState& h, const EngineConfig& cfg, int rep, bool drained);
+// Replica rep's statistics; drained: every measured packet arrived (the driver's verdict);
+// cycles: the cycle it stopped at. saturated = !drained || accepted_below_offered || mean
+// latency > sim.latency_threshold (when set), never in closed-loop workload runs.
+ReplicaStats collect(const HostState& h, const EngineConfig& cfg, int rep, bool drained, long long cycles);
 
 }  // namespace flitsim

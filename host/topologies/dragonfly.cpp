@@ -45,6 +45,7 @@
 
 #include "host/init/seeded_random.hpp"
 #include "topology_registry.hpp"
+#include "topology_size.hpp"
 #include "host/init/traffic_maps.hpp"
 
 namespace flitsim {
@@ -126,6 +127,27 @@ class GlobalWiring {
   std::vector<int32_t> mult_, start_, match_;
   std::vector<std::vector<int32_t>> perm_, inv_;
 };
+
+// The size from the keys alone (topology_size.hpp): G groups of a routers of p + local + h
+// ports (an unused global slot below full scale still counts: an upper bound).
+TopologySize dragonfly_size(const Params& prm) {
+  const bool rc = prm.get_str("intra", "all-to-all") == "row-column";
+  const int64_t p = prm.get_int_min("p", 1), h = prm.get_int_min("h", 1);
+  const int64_t a = rc ? prm.get_int_min("rows", 1) * prm.get_int_min("cols", 1) : prm.get_int_min("a", 1);
+  const int64_t trunking = prm.get_int_min("trunking", 1, 1);
+  const double local = prm.has("local_ports") ? double(prm.get_int("local_ports"))
+                       : rc ? double(trunking) * double(prm.get_int("rows") - 1 + prm.get_int("cols") - 1)
+                            : double(trunking) * double(a - 1);
+  const double G = double(prm.get_int("groups", a * h + 1)), R = G * double(a);
+  if (G < 2) return {};
+  TopologySize s;
+  s.known = true;
+  s.routers = R, s.nodes = R * double(p), s.ports = R * (double(p) + local + double(h));
+  // direct tables and local_port/local_links (R x a each), global_port (R x h), gateway tables (G x G)
+  s.table_bytes = R * double(a) * 4 * 4 + R * double(h) * 4 + G * G * 4 * 3 + R * 4 * 4;
+  s.keys = "topology.groups, topology.a, topology.p, topology.h";
+  return s;
+}
 
 Topology build_dragonfly(const Params& prm) {
   // ---- parameters (all checked before anything is built) ----
@@ -314,5 +336,6 @@ std::vector<int32_t> dragonfly_worst_case(const Topology& t) {
 
 FLITSIM_REGISTER_TOPOLOGY(dragonfly, build_dragonfly, "p", "a", "h", "groups", "arrangement", "seed", "relabel", "intra", "rows", "cols", "trunking", "local_ports", "radix")
 FLITSIM_REGISTER_WORST_CASE(dragonfly, dragonfly_worst_case)
+FLITSIM_REGISTER_TOPOLOGY_SIZE(dragonfly, dragonfly_size)
 
 }  // namespace flitsim

@@ -27,6 +27,7 @@
 #include <string>
 
 #include "topology_registry.hpp"
+#include "topology_size.hpp"
 #include "host/init/traffic_maps.hpp"
 
 namespace flitsim {
@@ -45,6 +46,35 @@ std::vector<int64_t> per_dimension(const Params& prm, const std::string& key, si
 }
 
 bool linked(int64_t delta, int64_t gap) { return delta == 1 || (delta > 1 && (delta - 1) % gap == 0); }
+
+// The size from the keys alone (topology_size.hpp), as build_hyperx lays it out: R routers
+// of T terminals and, per dimension, trunking x the linked positions of each line.
+TopologySize hyperx_size(const Params& prm) {
+  const std::vector<int64_t> widths = prm.get_ints("widths");
+  if (widths.empty()) return {};
+  const size_t D = widths.size();
+  const std::vector<int64_t> trunk = per_dimension(prm, "trunking", D, 1);
+  const std::vector<int64_t> gap = per_dimension(prm, "gap", D, 1);
+  TopologySize s;
+  double R = 1, sumW = 0;
+  for (int64_t w : widths) {
+    if (w < 2 || w > (int64_t(1) << 24)) return {};
+    R *= double(w), sumW += double(w);
+  }
+  const double T = double(prm.get_int_min("terminals", 1));
+  double ports = R * T;
+  for (size_t d = 0; d < D; ++d) {
+    double pairs = 0;  // ordered linked pairs on one line of dimension d
+    for (int64_t delta = 1; delta < widths[d]; ++delta)
+      if (linked(delta, gap[d])) pairs += 2.0 * double(widths[d] - delta);
+    ports += double(trunk[d]) * pairs * (R / double(widths[d]));
+  }
+  s.known = true;
+  s.routers = R, s.ports = ports, s.nodes = R * T;
+  s.table_bytes = R * (sumW * 4 * 2 + double(D) * 4);  // dim_port (built, then moved) and coordinates
+  s.keys = "topology.widths, topology.terminals, topology.trunking";
+  return s;
+}
 
 Topology build_hyperx(const Params& prm) {
   const std::vector<int64_t> widths = prm.get_ints("widths");
@@ -150,6 +180,7 @@ std::vector<int32_t> hyperx_worst_case(const Topology& t) {
 }
 
 FLITSIM_REGISTER_TOPOLOGY(hyperx, build_hyperx, "widths", "terminals", "trunking", "gap", "radix")
+FLITSIM_REGISTER_TOPOLOGY_SIZE(hyperx, hyperx_size)
 FLITSIM_REGISTER_WORST_CASE(hyperx, hyperx_worst_case)
 
 }  // namespace flitsim

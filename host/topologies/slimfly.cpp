@@ -20,6 +20,7 @@
 #include <stdexcept>
 
 #include "topology_registry.hpp"
+#include "topology_size.hpp"
 #include "host/init/traffic_maps.hpp"
 
 namespace flitsim {
@@ -122,6 +123,20 @@ void generator_sets(const GaloisField& F, int32_t w, int32_t delta, std::vector<
   }
   for (int32_t e : ex) X[F.pow_xi(e)] = 1;
   for (int32_t e : exp_) Xp[F.pow_xi(e)] = 1;
+}
+
+// The size from the keys alone (topology_size.hpp): 2q^2 routers of p + (3q - delta)/2 ports.
+TopologySize slimfly_size(const Params& prm) {
+  const int64_t q = prm.get_int("q");
+  if (q < 3 || q > 256) return {};
+  const int64_t delta = q % 4 == 1 ? 1 : q % 4 == 3 ? -1 : 0, rnet = (3 * q - delta) / 2;
+  const double p = double(prm.get_int_min("p", 1, (rnet + 1) / 2)), R = 2.0 * double(q) * double(q);
+  TopologySize s;
+  s.known = true;
+  s.routers = R, s.nodes = R * p, s.ports = R * (p + double(rnet));
+  s.table_bytes = R * 3 * 4;  // coordinates
+  s.keys = "topology.q, topology.p";
+  return s;
 }
 
 Topology build_slimfly(const Params& prm) {
@@ -244,5 +259,6 @@ std::vector<int32_t> slimfly_worst_case(const Topology& t) {
 
 FLITSIM_REGISTER_TOPOLOGY(slimfly, build_slimfly, "q", "p", "radix")
 FLITSIM_REGISTER_WORST_CASE(slimfly, slimfly_worst_case)
+FLITSIM_REGISTER_TOPOLOGY_SIZE(slimfly, slimfly_size)
 
 }  // namespace flitsim

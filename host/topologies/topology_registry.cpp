@@ -1,5 +1,7 @@
 #include "topology_registry.hpp"
 
+#include "host/init/run_memory.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -94,6 +96,7 @@ Topology build_topology(const Params& topo) {
   }
   check_keys(topo, kind, it->second.keys);
   check_topology_integers(topo);
+  check_topology_memory(topo, topology_size(topo));  // before the builder allocates anything
   return it->second.build(topo);
 }
 

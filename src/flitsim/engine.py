@@ -39,6 +39,10 @@ def run_replicas(config: dict, loads: Sequence[float], seeds: Sequence[int] | No
                  backend: str | None = None, progress: bool | Callable | None = None,
                  threads: int | None = None) -> list[Result]:
     """Simulate several replicas of one topology in one engine run, one per load (and seed)."""
+    from .limits import bounded_list
+    loads = bounded_list(loads, "loads")  # before anything the length would allocate
+    if seeds is not None:
+        seeds = bounded_list(seeds, "seeds")
     cfg = _normalize(config)
     if "workload" in cfg:  # closed loop: replicas differ in seed only (placement, random motifs)
         from .workload import run_replicas as run_workload_replicas

@@ -34,3 +34,21 @@ def read_input_file(path, what: str, limit: int) -> bytes:
 # Replicas of one engine run (saturate --probes, sweep max_replicas): each is a full copy of
 # the network state; the memory check bounds the total, this bounds the lists built first.
 MAX_REPLICAS = 4096
+
+
+def bounded_list(values, what: str, limit: int = MAX_REPLICAS) -> list:
+    """``values`` as a list of at most ``limit`` items, refused (ConfigError naming ``what``)
+    before a longer one is materialised: ``range(2**31)`` must not allocate 2^31 floats first."""
+    from .validation import ConfigError
+    n = None
+    try:
+        n = len(values)
+    except TypeError:
+        pass
+    if n is not None and n > limit:
+        raise ConfigError(f"{what}: at most {limit} replicas per engine run, got {n}")
+    import itertools
+    out = list(itertools.islice(iter(values), limit + 1))
+    if len(out) > limit:
+        raise ConfigError(f"{what}: at most {limit} replicas per engine run, got more")
+    return out

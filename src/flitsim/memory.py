@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["estimate", "human_bytes"]
+__all__ = ["estimate", "estimate_run", "check_run", "human_bytes"]
 
 
 def estimate(config: dict, replicas: int = 1) -> dict[str, int]:
@@ -18,6 +18,24 @@ def estimate(config: dict, replicas: int = 1) -> dict[str, int]:
     from . import _core
     cfg: dict[str, Any] = {k: v for k, v in config.items() if k not in ("workload", "sweep", "cost")}
     return dict(_core.state_estimate(cfg, int(replicas)))
+
+
+def estimate_run(config: dict, replicas: int = 1) -> dict[str, Any]:
+    """The whole run's memory from the configuration alone, before anything is built:
+    ``{"known", "topology", "routing", "state", "total", "keys", "host_available"}`` (bytes;
+    ``known`` is False for topology kinds without a size function, whose state is still
+    checked exactly once the topology is built)."""
+    from . import _core
+    cfg: dict[str, Any] = {k: v for k, v in config.items() if k not in ("workload", "sweep", "cost")}
+    return dict(_core.memory_estimate(cfg, int(replicas), False))
+
+
+def check_run(config: dict, replicas: int = 1) -> None:
+    """Raise ConfigError (naming the keys that drive the size) when ``replicas`` replicas of
+    ``config`` cannot fit in the host memory available (FLITSIM_MEMORY_LIMIT included)."""
+    from . import _core
+    cfg: dict[str, Any] = {k: v for k, v in config.items() if k not in ("workload", "sweep", "cost")}
+    _core.memory_estimate(cfg, int(replicas), True)
 
 
 def human_bytes(b: int) -> str:

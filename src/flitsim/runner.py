@@ -9,14 +9,33 @@ from .limits import MAX_THREADS
 from .results import ENGINE_STATISTICS, Result
 
 # A replica is saturated when its measured packets did not all arrive within sim.drain_limit
-# cycles after the window, or when the network accepted clearly less than was offered. The
-# engine decides it, once (host/run/replica_stats.cpp), with the configured tolerance.
+# cycles after the window, or by the rule sim.saturation picks. The engine decides it, once
+# (host/run/replica_stats.cpp), with the configured tolerance and threshold.
+SATURATION_RULES = {
+    "accepted": "accepted < (1 - sim.saturation_tolerance) * offered (replicas saturated by this "
+                "rule stop at the window's end)",
+    "latency": "their mean packet latency > sim.latency_threshold, BookSim2's criterion (replicas stop "
+               "once the packets still missing can no longer bring the mean under it)",
+    "stable": "the mean latency of the packets created in the window's second half exceeds the first "
+              "half's by more than sim.saturation_tolerance (relative), or the accepted rate of the "
+              "second half is below the first half's by more than that",
+}
 SATURATION_RULE = (
     "saturated = measured packets not all delivered within sim.drain_limit cycles after the "
-    "window, or accepted < (1 - sim.saturation_tolerance) * offered, or (with sim.latency_threshold "
-    "set) their mean packet latency > sim.latency_threshold; replicas saturated by the second rule "
-    "stop at the window's end"
+    "window, or, by sim.saturation: \"accepted\" (the default): " + SATURATION_RULES["accepted"] +
+    "; \"latency\": " + SATURATION_RULES["latency"] + "; \"stable\": " + SATURATION_RULES["stable"] +
+    "; and, whatever the rule, with sim.latency_threshold set, a mean packet latency > it"
 )
+
+
+def saturation_rule_of(config: dict) -> str:
+    """The saturation rule a normalised config runs with, in words."""
+    sim = config.get("sim", {})
+    rule = sim.get("saturation", "accepted")
+    text = "measured packets not all delivered within sim.drain_limit cycles, or " + SATURATION_RULES[rule]
+    if rule != "latency" and sim.get("latency_threshold") is not None:
+        text += ", or their mean packet latency > sim.latency_threshold"
+    return f"sim.saturation = \"{rule}\": saturated when {text}"
 
 
 def _core():
@@ -112,13 +131,15 @@ def results_from_raw(raw: dict, config: dict) -> list[Result]:
     sim = config.get("sim", {})
     warmup, measure = int(sim.get("warmup", 1000)), int(sim.get("measure", 2000))
     closed = bool(raw.get("workload"))
-    if closed:  # the whole run is measured; "measure" is its length, so rates are per cycle
-        warmup, measure = 0, int(raw["cycles"])
     out = []
     for rep in raw["replicas"]:
+        # Each replica's own length: it stopped where a run of its own would have ended.
+        cycles = int(rep["cycles"])
+        if closed:  # the whole run is measured; "measure" is its length, so rates are per cycle
+            warmup, measure = 0, cycles
         res = Result(
             backend=raw["backend"], nodes=raw["nodes"], routers=raw["routers"], load=rep["load"],
-            seed=rep["seed"], cycles=raw["cycles"], wall_seconds=raw["wall_seconds"],
+            seed=rep["seed"], cycles=cycles, wall_seconds=raw["wall_seconds"],
             warmup=warmup, measure=measure, saturated=rep["saturated"], drained=rep["drained"],
             **{st["name"]: rep[st["name"]] for st in ENGINE_STATISTICS},
             port_router=raw["port_router"], peer_port=raw["peer_port"],

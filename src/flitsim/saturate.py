@@ -2,10 +2,11 @@
 
 Criterion (the engine's, ``engine.SATURATION_RULE``): a load is **sustained** when its
 replica is not ``saturated``, i.e. every measured packet was delivered within
-``sim.drain_limit`` cycles after the window and accepted >= (1 - sim.saturation_tolerance) x offered
-(and, with ``sim.latency_threshold`` set, BookSim2's criterion: a mean packet latency at most that). The saturation
-load is the highest sustained load found; the search stops once the lowest saturated load
-above it is at most ``tolerance`` away.
+``sim.drain_limit`` cycles after the window and the rule ``sim.saturation`` picks holds: by
+default accepted >= (1 - sim.saturation_tolerance) x offered; ``"latency"``, BookSim2's
+criterion, a mean packet latency at most ``sim.latency_threshold``; ``"stable"``, latency and
+accepted rate settled over the window. The saturation load is the highest sustained load
+found; the search stops once the lowest saturated load above it is at most ``tolerance`` away.
 
 Each round probes ``probes`` loads spread evenly inside the current bracket, all as
 replicas of ONE engine run (``engine.run_replicas``), so a round costs one simulation of
@@ -25,9 +26,17 @@ from typing import Any, Callable
 __all__ = ["saturate", "SaturationResult", "Probe", "CRITERION"]
 
 CRITERION = ("a load is sustained when its replica is not saturated: every measured packet "
-             "delivered within sim.drain_limit cycles after the window and accepted >= "
-             "(1 - sim.saturation_tolerance) x offered, default 0.95 x, and, with "
-             "sim.latency_threshold set, a mean packet latency at most that (engine.SATURATION_RULE)")
+             "delivered within sim.drain_limit cycles after the window and, by sim.saturation, "
+             "accepted >= (1 - sim.saturation_tolerance) x offered (\"accepted\", the default: 0.95 x), "
+             "a mean packet latency at most sim.latency_threshold (\"latency\", BookSim2's), or latency "
+             "and accepted rate settled over the window (\"stable\"); with sim.latency_threshold set, "
+             "a mean packet latency at most that under every rule (engine.SATURATION_RULE)")
+
+
+def criterion_of(config: dict) -> str:
+    """CRITERION for one normalised config: the rule its sim.saturation picks."""
+    from .runner import saturation_rule_of
+    return "a load is sustained when its replica is not saturated; " + saturation_rule_of(config)
 
 
 @dataclass
@@ -182,7 +191,8 @@ def saturate(config: dict, tolerance: float = 0.005, probes: int = 8,
         accepted_at_saturation=best_lo.accepted if best_lo else float("nan"),
         latency_at_saturation=best_lo.latency if best_lo else float("nan"),
         max_accepted=max_acc, probes=found, engine_runs=runs, replicas_per_run=probes,
-        wall_seconds=time.monotonic() - start, tolerance=float(tolerance), config=cfg)
+        wall_seconds=time.monotonic() - start, tolerance=float(tolerance),
+        criterion=criterion_of(cfg), config=cfg)
 
 
 def _rounds_needed(width: float, tolerance: float, probes: int) -> int:

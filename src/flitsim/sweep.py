@@ -210,6 +210,10 @@ def sweep(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | Sequenc
     if over is not None and not isinstance(over, Mapping):
         over = parse_over(list(over))
     keys, points, cfgs, batches = plan(config, over, max_replicas)
+    from .memory import check_run
+    for b in batches:  # every batch's memory, from its configuration alone, before any runs
+        if "workload" not in b.config:
+            check_run(b.config, len(b.loads))
     if cluster is not None:     # Dask present, arguments usable: checked before any output
         from .cluster import check_args
         check_args(cluster, cluster_workers, slurm_options)
