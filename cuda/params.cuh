@@ -31,6 +31,9 @@ enum class InjectionKind : int32_t { Bernoulli = 0, OnOff = 1 };
 enum class Selection : int32_t { Oblivious = 0, Adaptive = 1, DModK = 2 };
 // UGAL-L cost rule (routing.cost, routing/ugal_cost.cuh).
 enum class UgalCost : int32_t { Queue = 0, Hops = 1, BookSim = 2, BookSimFlatfly = 3 };
+// routing.sensing: what the weighted HyperX routings (DimWAR, OmniWAR) sense of an output
+// (routing/hyperx_common.cuh, hx_congestion).
+enum class Sensing : int32_t { Port = 0, Class = 1 };
 // router.vc_policy: which output VC of the routing's allowed range a head asks for
 // (phases/vc_alloc.cuh) and which VC a new packet takes at injection (phases/inject.cuh).
 enum class VcPolicy : int32_t { Spread = 0, ByHop = 1, Random = 2 };
@@ -91,6 +94,7 @@ struct RoutingParams {
   long long threshold_x256 = 0;  // UGAL: route minimally while 256·q_min < this (0 = off)
   UgalCost ugal_cost = UgalCost::Queue;
   bool multi_deroute = true;  // OmniWAR: back-to-back deroutes in one dimension allowed
+  Sensing sensing = Sensing::Port;  // DimWAR/OmniWAR: the congestion of an output they weigh
   // Global-information routing (UGAL-G, routing/snapshot.cuh): every router writes its ports'
   // congestion into one half of cong_snap at the end of the last cycle of each period of
   // snapshot_period cycles; routers read the other half. 0 = no snapshot.

@@ -33,16 +33,31 @@ struct Hx {
 
 FLITSIM_HD Hx hyperx(const SimView& s) { return Hx{s.rt_table}; }
 
+// The congestion DimWAR and OmniWAR weigh for output gp (routing.sensing): the whole port
+// (port_congestion: downstream occupancy of all V VCs plus the flits queued here for gp), or
+// with "class" the downstream occupancy of the VCs of class cls only, plus the flits queued
+// here for gp. SuperSim's HyperX routings with port outputs sum the congestion of the VCs of
+// the packet's next VC set only: OmniWAR's packets (one class per hop) then weigh the packets
+// at the same hop stage, not those of every stage (docs/routing.md has the measured effect).
+FLITSIM_HD int hx_congestion(const SimView& s, int rep, int gp, int cls) {
+  if (s.prm.routing.sensing == Sensing::Port) return port_congestion(s, rep, gp);
+  const int lo = s.class_vc_lo(cls), hi = s.class_vc_hi(cls);
+  const int q = (hi - lo) * s.sz.B - free_credits(s, rep, gp, lo, hi);
+  return q + (s.sz.demand_P ? s.port_demand[s.pp(rep, gp)] : 0);
+}
+
 // Weighted adaptive choice among the outputs of router r in the dimensions `mask` selects
 // (bit d; all dimensions with unaligned coordinates toward dst): minimal outputs (toward dst's
 // coordinate) weigh hops·q, deroutes (any other coordinate, when allowed) (hops + 1)·(q + bias),
 // q the port's occupancy and hops the minimal hops left (P4 §5 "congestion × hop count",
 // SuperSim's monolithic weighting, TARGETS §3.5 item 2). The minimal weight wins; a deroute
 // must be strictly lighter than every minimal output (ties stay minimal); among equal outputs
-// of one kind the first after a random start wins. Returns the port; *deroute_dim = the
+// of one kind the first after a random start wins. With routing.sensing = "class" minimal
+// outputs are sensed on VC class min_cls and deroutes on der_cls (hx_congestion). Returns the port; *deroute_dim = the
 // deroute's dimension or −1.
 FLITSIM_HD int hx_weighted_choice(const SimView& s, int rep, const PacketInfo& p, int r, int dst, unsigned long long mask,
-                                  bool allow_deroute, unsigned long long deroute_mask, int* deroute_dim) {
+                                  bool allow_deroute, unsigned long long deroute_mask, int min_cls, int der_cls,
+                                  int* deroute_dim) {
   const Hx hx = hyperx(s);
   const int D = hx.dims(), hops = hx.unaligned(r, dst);
   const uint32_t u = route_order_draw(s, rep, p, 0x60000 + s.packets[p.slot].hops);
@@ -60,7 +75,7 @@ FLITSIM_HD int hx_weighted_choice(const SimView& s, int rep, const PacketInfo& p
         if (c == cur || (pass == 0) != (c == want)) continue;
         const int base = hx.port(r, d, c), k0 = n > 1 ? (c0 + d) % n : 0;
         for (int j2 = 0, k = k0; j2 < n; ++j2, k = next_mod(k, n)) {
-          const int q = port_congestion(s, rep, base + k);
+          const int q = hx_congestion(s, rep, base + k, pass == 0 ? min_cls : der_cls);
           const long long w = pass == 0 ? (long long)hops * q : (long long)(hops + 1) * (q + s.prm.routing.ugal_offset);
           best.offer(w, base + k, d, pass == 1);
         }

@@ -12,6 +12,9 @@
 // dimension) goes upward, so the channel dependency graph is acyclic, with 2 classes whatever
 // the number of dimensions. (SuperSim's dimension_order DAL puts the first hop of a dimension
 // on class 0 and the hop after a deroute on class 1; equally acyclic.)
+// routing.sensing = "class" senses both kinds of output on class 0, the class of the first hop
+// in a dimension (SuperSim's dimension-ordered DAL weighs minimal and deroute outputs on the
+// same VC set; sensing the deroute on class 1, where few packets are, derouted half of UR).
 // Packet state pk_route: 1 = the last hop was a deroute (current class 1), else 0. (Marking a
 // packet non-minimal is idempotent, so no "already counted" bit is kept.)
 #pragma once
@@ -27,7 +30,7 @@ FLITSIM_HD RouteChoice route_hyperx_dimwar(const SimView& s, int rep, int r, con
   int d = 0;
   while (hx.coord(r, d) == hx.coord(p.dst_router, d)) ++d;  // r is not the destination router
   int deroute_dim;
-  const int port = hx_weighted_choice(s, rep, p, r, p.dst_router, 1ull << d, st == 0, 1ull << d, &deroute_dim);
+  const int port = hx_weighted_choice(s, rep, p, r, p.dst_router, 1ull << d, st == 0, 1ull << d, 0, 0, &deroute_dim);
   const bool deroute = deroute_dim >= 0;
   if (deroute) mark_nonminimal(s, p);
   s.packets[p.slot].route = deroute ? 1 : 0;
@@ -35,6 +38,6 @@ FLITSIM_HD RouteChoice route_hyperx_dimwar(const SimView& s, int rep, int r, con
 }
 
 // Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
-constexpr RoutingTraits traits_hyperx_dimwar{"DimWAR", "offset", 0, 0, 4};
+constexpr RoutingTraits traits_hyperx_dimwar{"DimWAR", "offset sensing", 0, 0, 4};
 
 }  // namespace flitsim

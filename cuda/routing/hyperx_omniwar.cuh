@@ -39,7 +39,7 @@ FLITSIM_HD RouteChoice route_hyperx_omniwar(const SimView& s, int rep, int r, co
   const int last = st - 1;
   if (!s.prm.routing.multi_deroute && last >= 0) der_mask &= ~(1ull << last);
   int deroute_dim;
-  const int port = hx_weighted_choice(s, rep, p, r, dst, mask, H < s.prm.routing.phase_classes - k, der_mask, &deroute_dim);
+  const int port = hx_weighted_choice(s, rep, p, r, dst, mask, H < s.prm.routing.phase_classes - k, der_mask, k, k, &deroute_dim);
   const bool deroute = deroute_dim >= 0;
   if (deroute) mark_nonminimal(s, p);
   s.packets[p.slot].route = deroute ? 1 + deroute_dim : 0;
@@ -47,6 +47,6 @@ FLITSIM_HD RouteChoice route_hyperx_omniwar(const SimView& s, int rep, int r, co
 }
 
 // Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
-constexpr RoutingTraits traits_hyperx_omniwar{"OmniWAR", "offset deroutes multi_deroute", 0, 0, 4};
+constexpr RoutingTraits traits_hyperx_omniwar{"OmniWAR", "offset deroutes multi_deroute sensing", 0, 0, 4};
 
 }  // namespace flitsim

@@ -60,6 +60,10 @@ const std::vector<KeySpec>& routing_keys() {
                          "queued here for it; downstream, the credits in use only (BookSim2)"))),
       readers(bool_key("routing", "multi_deroute", FLITSIM_FIELD(routing_params.multi_deroute),
                                   "OmniWAR: back-to-back deroutes in one dimension allowed")),
+      readers(choice_key("routing", "sensing", {"port", "class"}, FLITSIM_FIELD(routing_params.sensing),
+                         "what DimWAR and OmniWAR weigh of an output: port (unset), the downstream occupancy of all "
+                         "its VCs plus the flits queued here for it; class, the downstream occupancy of the VCs of "
+                         "the packet's VC class only plus the flits queued here (SuperSim's per-VC-set sensing)")),
       readers(int_key("routing", "snapshot_period", 1, kMaxFlits, FLITSIM_FIELD(routing.snapshot_period),
                                 "cycles between congestion snapshots")),
       choice_key("routing", "selection", {"oblivious", "adaptive", "dmodk"}, FLITSIM_FIELD(routing.selection),
