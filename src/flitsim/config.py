@@ -302,10 +302,15 @@ def apply_override(cfg: dict[str, Any], override: str) -> dict[str, Any]:
 
 
 def _parse_toml(text: str, source: str) -> dict:
+    # A byte-order mark (Windows editors write one) is not TOML: tomllib would report an
+    # "Invalid statement" at column 1 of a file that is otherwise fine.
+    text = text.removeprefix("\ufeff")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{source}: malformed TOML: {e}") from None
+    except RecursionError:
+        raise ConfigError(f"{source}: malformed TOML: arrays or tables nested too deeply") from None
 
 
 def loads_config(text: str, overrides: Sequence[str] = (), source: str = "<string>") -> dict:
