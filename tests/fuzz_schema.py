@@ -25,7 +25,7 @@ from fuzz_configs import run_forked  # noqa: E402 - the forked runner of the old
 from flitsim.toml_writer import dumps  # noqa: E402
 
 SEED = 34
-CASES = int(os.environ.get("FLITSIM_FUZZ_SCHEMA_CASES", "160"))
+CASES = int(os.environ.get("FLITSIM_FUZZ_SCHEMA_CASES", "240"))
 
 # Small networks of several kinds (72, 18, 16 and 50 nodes): builders, routings and patterns
 # of more than one family get drawn keys.
@@ -85,7 +85,7 @@ def cases(seed: int = SEED, count: int = CASES):
         drawn = []
         for k in rng.sample(keys, rng.randint(1, 4)):
             roll = rng.random()
-            if roll < 0.6:
+            if roll < 0.7:
                 v, how = _valid(k, rng), "valid"
             elif roll < 0.92:
                 v, how = _invalid(k, rng), "invalid"

@@ -234,3 +234,9 @@ def test_show_on_a_fifo_does_not_block(tmp_path):
     p = subprocess.run([sys.executable, "-m", "flitsim", "show", str(fifo)], capture_output=True,
                        text=True, timeout=120)
     assert (p.returncode, _own(p.stderr)) == (2, f"flitsim: error: {fifo}: is a FIFO, not a results file\n")
+
+
+def test_router_preset_of_another_type_is_refused_by_name():
+    # Found by tests/test_fuzz_configs.py: a list here was a TypeError traceback.
+    with pytest.raises(ConfigError, match=r'^router\.preset: unknown value \["flitsim"\]'):
+        normalize({"router": {"preset": ["flitsim"]}})

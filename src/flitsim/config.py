@@ -145,7 +145,8 @@ def _router_defaults(sec: dict[str, Any]) -> dict[str, Any]:
     stage delays replace router.latency; the engine refuses both given together (unless they
     agree, for the stage delays)."""
     out = dict(DEFAULTS["router"])
-    preset = ROUTER_PRESETS.get(sec.get("preset"), {})
+    name = sec.get("preset")  # checked below with the other keys; a list or table is not a name
+    preset = ROUTER_PRESETS.get(name, {}) if isinstance(name, str) else {}
     out.update({k: v for k, v in preset.items() if k in out})
     for key in list(out):
         if f"{key}_bytes" in sec and key not in sec:
