@@ -126,7 +126,7 @@ def test_run_noise_job_must_index_a_job(job):
 
 @pytest.mark.parametrize("step, why", [
     ({"send": [[2**63, 8]]}, r"rank 0 step 0: destination rank must be in \[0, 1\]"),
-    ({"send": [[1, 2**63]]}, r"rank 0 step 0: message size must be in \[1, 2\^40\] bytes"),
+    ({"send": [[1, 2**63]]}, r"rank 0 step 0: message size must be > 0 bytes and at most 2\^40"),
     ({"send": [[1, 8]], "compute": 2**64}, r"rank 0 step 0: compute must be an integer in \[0, 2\^44\]"),
     ({"send": 5}, r"rank 0 step 0: send is a list"),
 ])
@@ -240,3 +240,18 @@ def test_router_preset_of_another_type_is_refused_by_name():
     # Found by tests/test_fuzz_configs.py: a list here was a TypeError traceback.
     with pytest.raises(ConfigError, match=r'^router\.preset: unknown value \["flitsim"\]'):
         normalize({"router": {"preset": ["flitsim"]}})
+
+
+def test_workload_iterations_bounded_by_the_memory_they_take(monkeypatch):
+    from flitsim.workload import motif_table
+    from flitsim.workload.program import WorkloadError
+    job = normalize(_cfg(workload={"jobs": [{"motif": "alltoall", "ranks": 8, "bytes": 64,
+                                             "iterations": 1 << 17}]}))["workload"]["jobs"][0]
+    # 8 ranks: 8 steps and 56 messages per iteration.
+    need = motif_table.program_bytes(8 << 17, 56 << 17)
+    monkeypatch.setattr(motif_table, "available_memory", lambda: 2 * need - 2)
+    with pytest.raises(WorkloadError, match=r"workload\.jobs\[0\] \(alltoall\)\.iterations: 131072 iterations "
+                                            r"make 1048576 program steps and 7340032 messages, about 720\.0 MiB"):
+        motif_table.build_motif(job, label="workload.jobs[0] (alltoall)")
+    monkeypatch.setattr(motif_table, "available_memory", lambda: 2 * need)
+    assert motif_table.build_motif(job).num_steps == 8 << 17

@@ -120,6 +120,7 @@ class Program:
 # int64, and a number past 2^63 is refused by name instead of overflowing the int64 arrays.
 _MAX_MESSAGE_BYTES = 1 << 40
 _MAX_COMPUTE = 1 << 44
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 
 def _brief(v: Any, limit: int = 80) -> str:
@@ -159,11 +160,11 @@ def program_from_json(obj: Mapping[str, Any], label: str = "program") -> Program
                 if (not isinstance(s, (list, tuple)) or len(s) != 2
                         or not all(isinstance(x, int) and not isinstance(x, bool) for x in s)):
                     raise WorkloadError(f"{where}: a send is [destination rank, bytes], got {_brief(s)}")
-                if not 0 <= s[0] < ranks:
+                if not _INT64_MIN <= s[0] <= _INT64_MAX:  # in int64: the engine's check names the range
                     raise WorkloadError(f"{where}: destination rank must be in [0, {ranks - 1}], "
                                         f"got {_brief(s[0])}")
                 if not 0 < s[1] <= _MAX_MESSAGE_BYTES:
-                    raise WorkloadError(f"{where}: message size must be in [1, 2^40] bytes, "
+                    raise WorkloadError(f"{where}: message size must be > 0 bytes and at most 2^40, "
                                         f"got {_brief(s[1])}")
                 dst.append(s[0])
                 nb.append(s[1])
@@ -171,7 +172,7 @@ def program_from_json(obj: Mapping[str, Any], label: str = "program") -> Program
             if not isinstance(src, list) or not all(
                     isinstance(x, int) and not isinstance(x, bool) for x in src):
                 raise WorkloadError(f"{where}: recv is a list of source ranks, got {_brief(src)}")
-            bad = [x for x in src if not 0 <= x < ranks]
+            bad = [x for x in src if not _INT64_MIN <= x <= _INT64_MAX]
             if bad:
                 raise WorkloadError(f"{where}: source rank must be in [0, {ranks - 1}], "
                                     f"got {_brief(bad[0])}")
