@@ -31,12 +31,13 @@ def _cfg(**sections):
 # --- keys given without effect ------------------------------------------------------------------
 
 def _some_value(k):
+    """A valid value other than the key's default."""
     if k["type"] == "int_list":
         return [1]
     if k["type"] == "float":
-        return float(max(k["lo"], min(k["hi"], 0.5)))
+        return float(max(k["lo"], min(k["hi"], 0.5))) + (1 if k["default"] == max(k["lo"], min(k["hi"], 0.5)) else 0)
     if k["type"] == "bool":
-        return True
+        return not k["default"]
     if k["type"] == "choice":
         return k["choices"][-1]
     return 3
@@ -86,6 +87,13 @@ def test_unread_refusals_name_the_readers():
     for sections, why in cases:
         with pytest.raises(ConfigError, match=why):
             refuse_unread_keys(normalize(_cfg(**sections)))
+
+
+def test_a_key_at_its_default_is_not_refused():
+    # As the engine's rule for [routing] keys: giving the default changes nothing, and lets an
+    # override undo a file's value (--set traffic.self=false for a non-uniform pattern).
+    assert not unread_keys(normalize(_cfg(traffic={"pattern": "bitcomp", "self": False, "burst_on": 8})))
+    assert unread_keys(normalize(_cfg(traffic={"pattern": "bitcomp", "self": True})))
 
 
 def test_sweep_keeps_a_key_some_points_read_and_refuses_one_none_reads():
@@ -255,3 +263,10 @@ def test_workload_iterations_bounded_by_the_memory_they_take(monkeypatch):
         motif_table.build_motif(job, label="workload.jobs[0] (alltoall)")
     monkeypatch.setattr(motif_table, "available_memory", lambda: 2 * need)
     assert motif_table.build_motif(job).num_steps == 8 << 17
+
+
+def test_packet_size_beside_packet_sizes_is_refused():
+    with pytest.raises(ConfigError, match=r"^traffic\.packet_size: 4 has no effect with traffic\.packet_sizes "
+                                          r"= \[1, 16\]"):
+        normalize(_cfg(traffic={"packet_size": 4, "packet_sizes": [1, 16]}))
+    normalize(_cfg(traffic={"packet_size": 1, "packet_sizes": [1, 16]}))   # the default: as if unset

@@ -125,14 +125,18 @@ def _quoted(names: list[str]) -> str:
 
 
 def unread_keys(cfg: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
-    """The keys set in a normalised config that its run would not read, each with the reason:
-    every key declared ``refuse_unread`` (host/config/keys_*.cpp) whose readers (read_by: the
-    patterns or the injection process of [traffic], the algorithms of [routing]) do not include
-    the config's. No such key is filled by default, so each one present was given."""
+    """The keys set in a normalised config, away from their defaults, that its run would not read,
+    each with the reason: every key declared ``refuse_unread`` (host/config/keys_*.cpp) whose
+    readers (read_by: the patterns or the injection process of [traffic], the algorithms of
+    [routing]) do not include the config's - the engine's own rule for [routing] keys. No such key
+    is filled by default, so each one present was given."""
     out = []
     for k in KEYS:
-        if not k.get("refuse_unread") or k["name"] not in cfg.get(k["section"], {}) or _read(k, cfg):
+        given = cfg.get(k["section"], {})
+        if not k.get("refuse_unread") or k["name"] not in given or _read(k, cfg):
             continue
+        if k["default"] is not None and given[k["name"]] == k["default"]:
+            continue  # its default: no different from leaving it out (--set self=false undoes a file's true)
         readers = k["read_by"].split()
         if k["section"] == "routing":
             why = (f"is only used by routing.algorithm = {_quoted(readers)}, not "
