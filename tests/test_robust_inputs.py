@@ -263,10 +263,3 @@ def test_workload_iterations_bounded_by_the_memory_they_take(monkeypatch):
         motif_table.build_motif(job, label="workload.jobs[0] (alltoall)")
     monkeypatch.setattr(motif_table, "available_memory", lambda: 2 * need)
     assert motif_table.build_motif(job).num_steps == 8 << 17
-
-
-def test_packet_size_beside_packet_sizes_is_refused():
-    with pytest.raises(ConfigError, match=r"^traffic\.packet_size: 4 has no effect with traffic\.packet_sizes "
-                                          r"= \[1, 16\]"):
-        normalize(_cfg(traffic={"packet_size": 4, "packet_sizes": [1, 16]}))
-    normalize(_cfg(traffic={"packet_size": 1, "packet_sizes": [1, 16]}))   # the default: as if unset
