@@ -70,8 +70,9 @@ def _not_reading(k):
 def test_key_unread_by_the_run_is_refused_before_it_starts(k):
     other, reader = _not_reading(k)
     cfg = normalize(_cfg(**{k["section"]: {k["name"]: _some_value(k), **other}}))
-    with pytest.raises(ConfigError, match=rf"^{k['section']}\.{k['name']}: is only used by .*it would have "
-                                          rf"no effect"):
+    why = (rf"^routing\.{k['name']}: .*applies to .*, not \"{other['algorithm']}\" on dragonfly$"
+           if k["section"] == "routing" else rf"^traffic\.{k['name']}: is only used by .*it would have no effect")
+    with pytest.raises(ValueError, match=why):
         flitsim.run(cfg, backend="cpu", progress=False)
     # With a reader the key is no longer refused as unread.
     assert not unread_keys(normalize(_cfg(**{k["section"]: {k["name"]: _some_value(k), **reader}})))
@@ -82,11 +83,13 @@ def test_unread_refusals_name_the_readers():
                                               r'not "uniform"'),
              ({"traffic": {"burst_on": 10}}, r'traffic\.burst_on: is only used by traffic\.injection = '
                                              r'"onoff", not "bernoulli"'),
-             ({"routing": {"congestion": "port"}}, r'routing\.congestion: is only used by routing\.algorithm = '
-                                                   r'.*"ugal".*, not "min"')]
+]
     for sections, why in cases:
         with pytest.raises(ConfigError, match=why):
             refuse_unread_keys(normalize(_cfg(**sections)))
+    with pytest.raises(ValueError, match=r'^routing\.congestion: "port" applies to algorithms "ugal" and '
+                                         r'"ugal-dor", not "min" on dragonfly$'):
+        flitsim.run(normalize(_cfg(routing={"congestion": "port"})), backend="cpu", progress=False)
 
 
 def test_a_key_at_its_default_is_not_refused():

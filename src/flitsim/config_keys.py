@@ -154,11 +154,14 @@ def unread_keys(cfg: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
 
 
 def refuse_unread_keys(cfg: dict[str, Any]) -> None:
-    """ConfigError for the first key set in ``cfg`` that its run would not read (unread_keys):
-    a key given but without effect is a mistake the user should hear about, not a no-op. Checked
-    per run, not in normalize: a sweep's base config may hold a key that only some points read
+    """ConfigError for the first [traffic] key set in ``cfg`` that its run would not read
+    (unread_keys; the [routing] ones the engine refuses as it chooses the routing, with the same
+    rule and the topology named): a key given but without effect is a mistake the user should
+    hear about, not a no-op. Checked per run, not in normalize: a sweep's base config may hold a key that only some points read
     (sweep.plan refuses it when no point does, and drops it from the others)."""
     for k, why in unread_keys(cfg):
+        if k["section"] == "routing":
+            continue  # the engine refuses these itself, per topology (host/init/routing_choice.cpp)
         raise ConfigError(f"{k['section']}.{k['name']}: {why} (it would have no effect: remove it, "
                           f"or choose a {k['section']} that reads it)")
 
