@@ -266,3 +266,18 @@ def test_workload_iterations_bounded_by_the_memory_they_take(monkeypatch):
         motif_table.build_motif(job, label="workload.jobs[0] (alltoall)")
     monkeypatch.setattr(motif_table, "available_memory", lambda: 2 * need)
     assert motif_table.build_motif(job).num_steps == 8 << 17
+
+
+def test_long_and_nested_values_are_shown_briefly_with_their_key():
+    with pytest.raises(ConfigError) as e:
+        loads_config("", ["routing.algorithm=" + "m" * 100_000])
+    assert str(e.value).startswith('routing.algorithm: unknown algorithm "' + "m" * 60 + '..." (100000 characters)')
+    assert len(str(e.value)) < 400
+    with pytest.raises(ConfigError) as e:
+        loads_config("", ["router." + "v" * 5000 + "=1"])
+    assert str(e.value).startswith('router: unknown key "' + "v" * 40 + '..." (5000 characters) (known: ')
+    with pytest.raises(ConfigError, match=r"^router\.vcs: value \[+\.\.\.: arrays nested too deeply$"):
+        loads_config("", ["router.vcs=" + "[" * 5000 + "]" * 5000])
+    from flitsim.sweep import parse_over
+    with pytest.raises(ConfigError, match=r'^sweep "router\.vcs=\.\.\.": value \[+\.\.\.: arrays nested too deeply$'):
+        parse_over(["router.vcs=" + "[" * 5000 + "]" * 5000])

@@ -106,7 +106,8 @@ def _topology_value(key: str, v: Any) -> Any:
 
 
 def _unknown_key(section: str, key: str, known: Sequence[str]) -> ConfigError:
-    return ConfigError(f'{section}: unknown key "{key}"{where_else(section, key)} (known: {", ".join(known)})')
+    shown = f'"{key}"' if len(key) <= 60 else f'"{key[:40]}..." ({len(key)} characters)'
+    return ConfigError(f'{section}: unknown key {shown}{where_else(section, key)} (known: {", ".join(known)})')
 
 
 def _section_dict(cfg: Mapping[str, Any], name: str) -> dict[str, Any]:
@@ -298,7 +299,10 @@ def apply_override(cfg: dict[str, Any], override: str) -> dict[str, Any]:
     sec = cfg.setdefault(section, {})
     if not isinstance(sec, dict):
         raise ConfigError(f"{section}: must be a table ([{section}]), got {_show(sec)}")
-    sec[key] = _parse_value(text.strip())
+    try:
+        sec[key] = _parse_value(text.strip())
+    except ConfigError as e:  # a value nested too deeply: name the key it was for
+        raise ConfigError(f"{section}.{key}: {e}") from None
     return cfg
 
 

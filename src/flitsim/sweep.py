@@ -44,7 +44,10 @@ def parse_over(specs: Sequence[str]) -> dict[str, list[Any]]:
         check_sweep_key(spec, key)
         if key in out:
             raise ConfigError(f'sweep "{spec}": key {key} is swept twice')
-        out[key] = sweep_values(spec, text)
+        try:
+            out[key] = sweep_values(spec, text)
+        except ConfigError as e:
+            raise ConfigError(f'sweep "{key}=...": {e}' if str(e).startswith("value ") else str(e)) from None
     return out
 
 

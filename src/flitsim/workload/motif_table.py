@@ -110,12 +110,18 @@ def program_bytes(steps: int, messages: int) -> int:
 
 
 def available_memory() -> int | None:
-    """Bytes of memory available to a new allocation (Linux MemAvailable), or None."""
+    """Bytes of memory available to a new allocation: Linux MemAvailable, or the process's
+    address-space limit (ulimit -v) when that is lower; None when neither is known."""
+    import resource
+    found = None
     try:
         with open("/proc/meminfo") as f:
             for line in f:
                 if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
+                    found = int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         pass
-    return None
+    limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if limit != resource.RLIM_INFINITY:
+        found = limit if found is None else min(found, limit)
+    return found
