@@ -42,6 +42,7 @@ void bind_config_keys(py::module_& m) {
           py::dict d;
           d["section"] = k.section, d["name"] = k.name, d["type"] = type_name(k.type);
           d["filled"] = k.filled, d["read_by"] = k.read_by, d["doc"] = k.doc, d["booksim"] = k.booksim;
+          d["refuse_unread"] = k.refuse_unread;
           d["default"] = k.value ? to_py(k.value(defaults)) : py::object(py::none());
           if (k.type == KeyType::Int || k.type == KeyType::IntList) d["lo"] = k.lo, d["hi"] = k.hi;
           if (k.type == KeyType::Int) d["rule"] = int_key_rule(k), d["why"] = k.why;
@@ -52,7 +53,7 @@ void bind_config_keys(py::module_& m) {
         return out;
       },
       "Every key of [router] [routing] [traffic] [sim] (host/config/keys_*.cpp): section, name, type, "
-      "default (None: unset, the engine picks), bounds, choices, filled, read_by, doc.");
+      "default (None: unset, the engine picks), bounds, choices, filled, read_by, refuse_unread, doc.");
   m.def(
       "engine_values",
       [](py::dict cfg) {

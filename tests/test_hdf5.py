@@ -29,6 +29,15 @@ def assert_same(a: Result, b: Result) -> None:
     assert a.class_names == b.class_names and a.config == b.config
 
 
+def _restamp(path) -> None:
+    """Record the file's SHA-256 again after editing it (docs/hdf5.md, the user block)."""
+    import hashlib
+    from flitsim.hdf5 import STAMP, USERBLOCK
+    data = bytearray(pathlib.Path(path).read_bytes())
+    data[:USERBLOCK] = (STAMP + hashlib.sha256(data[USERBLOCK:]).hexdigest().encode() + b"\n").ljust(USERBLOCK, b"\0")
+    pathlib.Path(path).write_bytes(bytes(data))
+
+
 def test_round_trip_is_exact(tmp_path):
     cfg = normalize({"topology": {"kind": "hyperx", "widths": [4, 4]}, "channels": {"global": 3}})
     results = [build_result(load=0.1, seed=1),
@@ -140,10 +149,12 @@ def test_existing_file_is_replaced_and_version_checked(tmp_path):
     assert path.stat().st_mode == plain.stat().st_mode  # permissions follow the umask
     with h5py.File(path, "a") as f:
         f.attrs["schema_version"] = 99
+    _restamp(path)  # as a later flitsim writing schema 99 would
     with pytest.raises(ValueError, match="unsupported flitsim schema_version 99"):
         read_results(path)
     with h5py.File(path, "a") as f:
         del f.attrs["schema_version"]
+    _restamp(path)
     with pytest.raises(ValueError, match="not a flitsim results file"):
         read_config(path)
 

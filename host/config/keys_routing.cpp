@@ -34,38 +34,38 @@ const std::vector<KeySpec>& routing_keys() {
                          "when it is the source's (BookSim2; valiant, ugal, valiant-dor, ugal-dor); differing-dims: "
                          "drawn only in the dimensions where source and destination differ (BookSim2's ugal_flatfly; "
                          "valiant-dor, ugal-dor)")),
-      readers(int_key("routing", "n_indirect", 1, 64, FLITSIM_FIELD(routing.n_indirect),
-                                         "non-minimal candidates (unset: 1 on dragonflies, 4 elsewhere)")),
-      readers(float_key("routing", "penalty", 0, 1e6, FLITSIM_FIELD(routing.penalty),
-                                           "UGAL non-minimal penalty c")),
-      readers(float_key("routing", "threshold", 0, 100, FLITSIM_FIELD(routing.threshold),
-                        "route minimally while the minimal queue is below this % of a port's buffers (0 = off)")),
+      refuse_unread(readers(int_key("routing", "n_indirect", 1, 64, FLITSIM_FIELD(routing.n_indirect),
+                                         "non-minimal candidates (unset: 1 on dragonflies, 4 elsewhere)"))),
+      refuse_unread(readers(float_key("routing", "penalty", 0, 1e6, FLITSIM_FIELD(routing.penalty),
+                                           "UGAL non-minimal penalty c"))),
+      refuse_unread(readers(float_key("routing", "threshold", 0, 100, FLITSIM_FIELD(routing.threshold),
+                        "route minimally while the minimal queue is below this % of a port's buffers (0 = off)"))),
       refuse_unread(readers(choice_key("routing", "vc_scheme", {"booksim"}, FLITSIM_FIELD(routing.vc_scheme),
                                  "dragonfly ugal on BookSim2's ugal_dragonflynew VCs (3 classes, not deadlock-free); "
                                  "unset: the routing's own"))),
       refuse_unread(readers(bool_key("routing", "decide_at_injection", FLITSIM_FIELD(routing_params.decide_at_injection),
                        "UGAL-L decides as the packet enters the injection channel, from the source router's state "
                        "then (BookSim2's lookahead routing), not when its head reaches the front of its input VC"))),
-      readers(int_key("routing", "deroutes", 0, 62, FLITSIM_FIELD(routing.deroutes),
-                                 "OmniWAR deroutes M (unset: dimensions)")),
+      refuse_unread(readers(int_key("routing", "deroutes", 0, 62, FLITSIM_FIELD(routing.deroutes),
+                                 "OmniWAR deroutes M (unset: dimensions)"))),
       // booksim by default: near MIN on uniform traffic (1,056-node dragonfly: sustains 0.60 with
       // 4 % misrouted, vs queue's 0.475 with 44 %), while still misrouting adversarial traffic.
-      readers(choice_key("routing", "cost", {"queue", "hops", "booksim", "booksim-flatfly"},
-                         FLITSIM_FIELD(routing.cost), "UGAL cost rule (routing/ugal_cost.cuh)")),
-      readers(int_key("routing", "offset", 0, kMaxFlits, FLITSIM_FIELD(routing.offset),
+      refuse_unread(readers(choice_key("routing", "cost", {"queue", "hops", "booksim", "booksim-flatfly"},
+                         FLITSIM_FIELD(routing.cost), "UGAL cost rule (routing/ugal_cost.cuh)"))),
+      refuse_unread(readers(int_key("routing", "offset", 0, kMaxFlits, FLITSIM_FIELD(routing.offset),
                       "non-minimal bias in flits (unset: 30 for cost booksim, 2 for booksim-flatfly, 4 for the "
-                      "weighted HyperX routings, else 0)")),
+                      "weighted HyperX routings, else 0)"))),
       refuse_unread(readers(choice_key("routing", "congestion", {"port", "downstream"}, FLITSIM_FIELD(routing.congestion),
                          "what UGAL-L senses of an output: port (unset), its downstream credits in use plus the flits "
                          "queued here for it; downstream, the credits in use only (BookSim2)"))),
-      readers(bool_key("routing", "multi_deroute", FLITSIM_FIELD(routing_params.multi_deroute),
-                                  "OmniWAR: back-to-back deroutes in one dimension allowed")),
-      readers(choice_key("routing", "sensing", {"port", "class"}, FLITSIM_FIELD(routing_params.sensing),
+      refuse_unread(readers(bool_key("routing", "multi_deroute", FLITSIM_FIELD(routing_params.multi_deroute),
+                                  "OmniWAR: back-to-back deroutes in one dimension allowed"))),
+      refuse_unread(readers(choice_key("routing", "sensing", {"port", "class"}, FLITSIM_FIELD(routing_params.sensing),
                          "what DimWAR and OmniWAR weigh of an output: port (unset), the downstream occupancy of all "
                          "its VCs plus the flits queued here for it; class, the downstream occupancy of the VCs of "
-                         "the packet's VC class only plus the flits queued here (SuperSim's per-VC-set sensing)")),
-      readers(int_key("routing", "snapshot_period", 1, kMaxFlits, FLITSIM_FIELD(routing.snapshot_period),
-                                "cycles between congestion snapshots")),
+                         "the packet's VC class only plus the flits queued here (SuperSim's per-VC-set sensing)"))),
+      refuse_unread(readers(int_key("routing", "snapshot_period", 1, kMaxFlits, FLITSIM_FIELD(routing.snapshot_period),
+                                "cycles between congestion snapshots"))),
       choice_key("routing", "selection", {"oblivious", "adaptive", "dmodk"}, FLITSIM_FIELD(routing.selection),
                  "choice among equivalent next hops (unset: oblivious; updown: dmodk)"),
       filled(bool_key("routing", "deadlock_avoidance", FLITSIM_FIELD(routing.deadlock_avoidance),

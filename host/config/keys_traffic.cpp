@@ -1,6 +1,8 @@
 // The [traffic] keys (config_keys.hpp): defaults in TrafficKeys (engine_config.hpp); the load
-// is per replica (EngineConfig::loads). Cross-key rules (packet_sizes, the on/off process, the
-// load) are engine_config.cpp's; a pattern's own rules are its setup's (host/init/traffic_choice.cpp).
+// is per replica (EngineConfig::loads). Every key read by some patterns (or by the on/off
+// process) only is refuse_unread: given with another, a run refuses it (config_keys.py). Cross-key
+// rules (packet_sizes, the on/off process, the load) are engine_config.cpp's; a pattern's own rules
+// are its setup's (host/init/traffic_choice.cpp).
 #include "host/config/config_keys.hpp"
 #include "host/init/traffic_choice.hpp"
 
@@ -16,28 +18,28 @@ const std::vector<KeySpec>& traffic_keys() {
         load,
         filled(booksim_name("packet_size", int_key("traffic", "packet_size", 1, int64_t(1) << 20, FLITSIM_FIELD(traffic.packet_size),
                        "flits per packet", "flits per packet (int32)"))),
-        read_by("shift group-shift", int_rules_key("traffic", "shift", INT64_MIN + 1, INT64_MAX,
-                                                   "offset of shift (nodes) and group-shift (groups)")),
+        refuse_unread(read_by("shift group-shift", int_rules_key("traffic", "shift", INT64_MIN + 1, INT64_MAX,
+                                                   "offset of shift (nodes) and group-shift (groups)"))),
         filled(choice_key("traffic", "placement", {"contiguous", "random"}, FLITSIM_FIELD(traffic.placement),
                           "process ranks on nodes: in order, or a random permutation per replica")),
-        read_by("hotspot", int_list_key("traffic", "hotspots", 0, FLITSIM_FIELD(traffic.hotspots),
-                                        "the hotspot ranks")),
-        read_by("hotspot", float_key("traffic", "hotspot_fraction", 0, 1, FLITSIM_FIELD(traffic.hotspot_fraction),
-                                     "fraction of packets sent to a hotspot (the rest uniform)")),
-        read_by("urb swap2", int_list_key("traffic", "dims", 0, FLITSIM_FIELD(traffic.dims),
-                                          "targeted HyperX dimensions")),
+        refuse_unread(read_by("hotspot", int_list_key("traffic", "hotspots", 0, FLITSIM_FIELD(traffic.hotspots),
+                                        "the hotspot ranks"))),
+        refuse_unread(read_by("hotspot", float_key("traffic", "hotspot_fraction", 0, 1, FLITSIM_FIELD(traffic.hotspot_fraction),
+                                     "fraction of packets sent to a hotspot (the rest uniform)"))),
+        refuse_unread(read_by("urb swap2", int_list_key("traffic", "dims", 0, FLITSIM_FIELD(traffic.dims),
+                                          "targeted HyperX dimensions"))),
         booksim_name("injection_process", choice_key("traffic", "injection", {"bernoulli", "onoff"}, FLITSIM_FIELD(traffic.injection),
                    "packet creation process: Bernoulli, or on/off bursts")),
-        read_by("onoff", float_key("traffic", "burst_on", 1, 1e9, FLITSIM_FIELD(traffic.burst_on),
-                                   "on/off: mean on period (cycles)")),
-        read_by("onoff", float_key("traffic", "burst_off", 1, 1e9, FLITSIM_FIELD(traffic.burst_off),
-                                   "on/off: mean off period (cycles)")),
+        refuse_unread(read_by("onoff", float_key("traffic", "burst_on", 1, 1e9, FLITSIM_FIELD(traffic.burst_on),
+                                   "on/off: mean on period (cycles)"))),
+        refuse_unread(read_by("onoff", float_key("traffic", "burst_off", 1, 1e9, FLITSIM_FIELD(traffic.burst_off),
+                                   "on/off: mean off period (cycles)"))),
         rules_key("traffic", "packet_sizes", KeyType::IntList,
                   "[min, max]: packet sizes uniform in that range (flits), instead of packet_size"),
         int_rules_key("traffic", "flit_bytes", 1, int64_t(1) << 20, "bytes per flit (router buffers in bytes)",
                       "bytes per flit (router buffers in bytes)"),
-        read_by("uniform", bool_key("traffic", "self", FLITSIM_FIELD(traffic.uniform_self),
-                                    "uniform may pick the source itself (BookSim2)")),
+        refuse_unread(read_by("uniform", bool_key("traffic", "self", FLITSIM_FIELD(traffic.uniform_self),
+                                    "uniform may pick the source itself (BookSim2)"))),
     };
   }();
   return k;

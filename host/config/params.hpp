@@ -3,6 +3,7 @@
 // rule ("topology.q: must be a prime power, got 12") before any simulation starts.
 #pragma once
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -39,7 +40,7 @@ class Params {
     if (it == ints_.end()) {
       // Present with another type ("4", 4.5): say so, rather than "is required".
       if (auto s = strs_.find(k); s != strs_.end()) fail(k, "must be an integer, got \"" + s->second + "\"");
-      if (auto f = floats_.find(k); f != floats_.end()) fail(k, "must be an integer, got " + std::to_string(f->second));
+      if (auto f = floats_.find(k); f != floats_.end()) fail(k, "must be an integer, got " + shown(f->second));
       fail(k, "is required");
     }
     if (it->second.size() != 1) fail(k, "must be a single integer");
@@ -65,7 +66,13 @@ class Params {
   }
   std::string get_str(const std::string& k) const {
     auto it = strs_.find(k);
-    if (it == strs_.end()) fail(k, "is required (a string)");
+    if (it == strs_.end()) {
+      // Present with another type (4, 4.5, [1, 2]): say so, rather than "is required".
+      if (auto i = ints_.find(k); i != ints_.end())
+        fail(k, "must be a string, got " + (i->second.size() == 1 ? std::to_string(i->second[0]) : "a list"));
+      if (auto f = floats_.find(k); f != floats_.end()) fail(k, "must be a string, got " + shown(f->second));
+      fail(k, "is required (a string)");
+    }
     return it->second;
   }
   std::string get_str(const std::string& k, const std::string& def) const {
@@ -89,6 +96,12 @@ class Params {
   }
 
  private:
+  // A number as the user wrote it (4.5, not std::to_string's 4.500000).
+  static std::string shown(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+  }
   std::string section_;
   std::map<std::string, std::vector<int64_t>> ints_;
   std::map<std::string, std::string> strs_;

@@ -177,7 +177,8 @@ void read_json(const std::string& text, const std::string& path, const Params& p
   if (root.kind != Json::Obj) bad(root.line, "the top level must be an object");
   for (auto& [key, v] : root.obj)
     if (key != "routers" && key != "links" && key != "terminals")
-      bad(v.line, "unknown key \"" + key + "\" (known: routers, links, terminals)");
+      bad(v.line, "unknown key \"" + (key.size() <= 40 ? key : key.substr(0, 40) + "...") +
+                      "\" (known: routers, links, terminals)");
   if (root.obj.count("routers")) {
     const Json& r = root.obj["routers"];
     if (r.kind != Json::Int) bad(r.line, "\"routers\" must be an integer");
@@ -215,7 +216,10 @@ void read_edge_list(const std::string& text, const std::string& path, const Para
   std::string raw;
   int line = 0;
   auto bad = [&](const std::string& what) {
-    prm.fail("file", path + " line " + std::to_string(line) + ": " + what + " (got \"" + raw + "\")");
+    // A bad line is echoed, but never more than 80 bytes of it (a file may hold one 20 MB line).
+    const std::string shown = raw.size() <= 80 ? raw : raw.substr(0, 80) + "...\" (" + std::to_string(raw.size()) + " bytes";
+    prm.fail("file", path + " line " + std::to_string(line) + ": " + what + " (got \"" + shown +
+                         (raw.size() <= 80 ? "\")" : ")"));
   };
   // An integer token in [lo, hi]; what names it in the message.
   auto integer = [&](const std::string& tok, int64_t lo, int64_t hi, const std::string& what) -> int64_t {

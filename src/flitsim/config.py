@@ -106,7 +106,8 @@ def _topology_value(key: str, v: Any) -> Any:
 
 
 def _unknown_key(section: str, key: str, known: Sequence[str]) -> ConfigError:
-    return ConfigError(f'{section}: unknown key "{key}"{where_else(section, key)} (known: {", ".join(known)})')
+    shown = f'"{key}"' if len(key) <= 60 else f'"{key[:40]}..." ({len(key)} characters)'
+    return ConfigError(f'{section}: unknown key {shown}{where_else(section, key)} (known: {", ".join(known)})')
 
 
 def _section_dict(cfg: Mapping[str, Any], name: str) -> dict[str, Any]:
@@ -145,7 +146,8 @@ def _router_defaults(sec: dict[str, Any]) -> dict[str, Any]:
     stage delays replace router.latency; the engine refuses both given together (unless they
     agree, for the stage delays)."""
     out = dict(DEFAULTS["router"])
-    preset = ROUTER_PRESETS.get(sec.get("preset"), {})
+    name = sec.get("preset")  # checked below with the other keys; a list or table is not a name
+    preset = ROUTER_PRESETS.get(name, {}) if isinstance(name, str) else {}
     out.update({k: v for k, v in preset.items() if k in out})
     for key in list(out):
         if f"{key}_bytes" in sec and key not in sec:
@@ -297,15 +299,23 @@ def apply_override(cfg: dict[str, Any], override: str) -> dict[str, Any]:
     sec = cfg.setdefault(section, {})
     if not isinstance(sec, dict):
         raise ConfigError(f"{section}: must be a table ([{section}]), got {_show(sec)}")
-    sec[key] = _parse_value(text.strip())
+    try:
+        sec[key] = _parse_value(text.strip())
+    except ConfigError as e:  # a value nested too deeply: name the key it was for
+        raise ConfigError(f"{section}.{key}: {e}") from None
     return cfg
 
 
 def _parse_toml(text: str, source: str) -> dict:
+    # A byte-order mark (Windows editors write one) is not TOML: tomllib would report an
+    # "Invalid statement" at column 1 of a file that is otherwise fine.
+    text = text.removeprefix("\ufeff")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{source}: malformed TOML: {e}") from None
+    except RecursionError:
+        raise ConfigError(f"{source}: malformed TOML: arrays or tables nested too deeply") from None
 
 
 def loads_config(text: str, overrides: Sequence[str] = (), source: str = "<string>") -> dict:

@@ -14,8 +14,8 @@ from . import _core
 from .validation import Checker, ConfigError
 from .validation import bool_rule, choice_rule, float_rule, int_list_rule, int_rule, is_int, show
 
-__all__ = ["KEYS", "SCHEMA", "DEFAULTS", "key", "where_else", "resolve", "unset_keys", "markdown_table",
-           "booksim_table", "update_doc"]
+__all__ = ["KEYS", "SCHEMA", "DEFAULTS", "key", "where_else", "resolve", "unset_keys", "unread_keys",
+           "refuse_unread_keys", "markdown_table", "booksim_table", "update_doc"]
 
 # One dict per key, in declaration order (section by section).
 KEYS: tuple[dict[str, Any], ...] = tuple(_core.config_keys())
@@ -117,6 +117,53 @@ def _read(k: dict[str, Any], cfg: dict[str, Any]) -> bool:
               "traffic": (cfg.get("traffic", {}).get("pattern"), cfg.get("traffic", {}).get("injection", "bernoulli"))
               }.get(k["section"], ())
     return any(c in k["read_by"].split() for c in chosen)
+
+
+def _quoted(names: list[str]) -> str:
+    q = [f'"{n}"' for n in names]
+    return q[0] if len(q) == 1 else ", ".join(q[:-1]) + " and " + q[-1]
+
+
+def unread_keys(cfg: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
+    """The keys set in a normalised config, away from their defaults, that its run would not read,
+    each with the reason: every key declared ``refuse_unread`` (host/config/keys_*.cpp) whose
+    readers (read_by: the patterns or the injection process of [traffic], the algorithms of
+    [routing]) do not include the config's - the engine's own rule for [routing] keys. No such key
+    is filled by default, so each one present was given."""
+    out = []
+    for k in KEYS:
+        given = cfg.get(k["section"], {})
+        if not k.get("refuse_unread") or k["name"] not in given or _read(k, cfg):
+            continue
+        if k["default"] is not None and given[k["name"]] == k["default"]:
+            continue  # its default: no different from leaving it out (--set self=false undoes a file's true)
+        readers = k["read_by"].split()
+        if k["section"] == "routing":
+            why = (f"is only used by routing.algorithm = {_quoted(readers)}, not "
+                   f"\"{cfg['routing'].get('algorithm')}\"")
+        else:
+            injections = key("traffic", "injection")["choices"]
+            if all(r in injections for r in readers):
+                why = (f"is only used by traffic.injection = {_quoted(readers)}, not "
+                       f"\"{cfg['traffic'].get('injection', injections[0])}\"")
+            else:
+                noun = "pattern" if len(readers) == 1 else "patterns"
+                why = f"is only used by the {_quoted(readers)} {noun}, not \"{cfg['traffic'].get('pattern')}\""
+        out.append((k, why))
+    return out
+
+
+def refuse_unread_keys(cfg: dict[str, Any]) -> None:
+    """ConfigError for the first [traffic] key set in ``cfg`` that its run would not read
+    (unread_keys; the [routing] ones the engine refuses as it chooses the routing, with the same
+    rule and the topology named): a key given but without effect is a mistake the user should
+    hear about, not a no-op. Checked per run, not in normalize: a sweep's base config may hold a key that only some points read
+    (sweep.plan refuses it when no point does, and drops it from the others)."""
+    for k, why in unread_keys(cfg):
+        if k["section"] == "routing":
+            continue  # the engine refuses these itself, per topology (host/init/routing_choice.cpp)
+        raise ConfigError(f"{k['section']}.{k['name']}: {why} (it would have no effect: remove it, "
+                          f"or choose a {k['section']} that reads it)")
 
 
 def resolve(cfg: dict[str, Any]) -> dict[str, Any]:

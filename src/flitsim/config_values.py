@@ -27,6 +27,8 @@ def parse_value(text: str) -> Any:
         doc = tomllib.loads(f"v = {text}")
     except tomllib.TOMLDecodeError:
         return text
+    except RecursionError:
+        raise ConfigError(f"value {text[:40]}...: arrays nested too deeply") from None
     # "1\nw = 2" parses as two keys: that is not one value, so keep the raw text.
     return doc["v"] if list(doc) == ["v"] else text
 

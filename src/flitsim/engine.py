@@ -44,9 +44,12 @@ def run_replicas(config: dict, loads: Sequence[float], seeds: Sequence[int] | No
     if seeds is not None:
         seeds = bounded_list(seeds, "seeds")
     cfg = _normalize(config)
+    from .runner import checked_seeds
+    if seeds is not None:
+        seeds = checked_seeds(seeds, None if "workload" in cfg else len(loads))
     if "workload" in cfg:  # closed loop: replicas differ in seed only (placement, random motifs)
         from .workload import run_replicas as run_workload_replicas
-        seeds = list(seeds) if seeds is not None else [int(cfg["sim"]["seed"])] * len(loads)
+        seeds = seeds if seeds is not None else [int(cfg["sim"]["seed"])] * len(loads)
         return run_workload_replicas(cfg, seeds, backend, progress, threads)
     if seeds is None:
         seeds = [int(cfg.get("sim", {}).get("seed", 1))] * len(loads)

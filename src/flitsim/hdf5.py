@@ -6,9 +6,12 @@ objects; derived values (``Result.summary()``) are stored too, for readers witho
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import io
 import json
 import os
+import stat
 from datetime import datetime, timezone
 from typing import Any
 
@@ -20,12 +23,19 @@ from .results import Result
 from .workload.result import JOB_ARRAYS, NODE_ARRAYS, WorkloadResult
 
 __all__ = ["SCHEMA_VERSION", "write_results", "read_results", "read_config", "read_resolved_config", "read_attrs",
-           "create_sweep", "append_sweep", "read_sweep", "is_sweep"]
+           "create_sweep", "append_sweep", "read_sweep", "is_sweep", "file_kind", "DamagedFile"]
 
 SCHEMA_VERSION = 1
 COMPRESS_ABOVE = 4096  # bytes; smaller arrays stay contiguous (gzip would only add overhead)
 TOPOLOGY_ARRAYS = ("port_router", "peer_port", "port_class")
-_RESERVED_ROOT = ("flitsim_version", "schema_version", "created")
+_RESERVED_ROOT = ("flitsim_version", "schema_version", "created", "integrity")
+# Integrity (docs/hdf5.md): the file's 512-byte user block holds the SHA-256 of the rest, checked
+# before HDF5 reads the file (flipped bytes in its metadata can crash the library, and scalars
+# and configs are attributes, which HDF5 does not checksum); every non-empty dataset also carries
+# HDF5's Fletcher32 checksum, which any HDF5 tool checks.
+INTEGRITY = "sha256 after the user block, fletcher32 datasets"
+USERBLOCK = 512                  # bytes before the HDF5 superblock, holding the stamp
+STAMP = b"flitsim-sha256:"       # then 64 hex digits and a newline
 
 # Python type of each Result scalar, from the dataclass annotations (strings, because
 # results.py uses `from __future__ import annotations`).
@@ -46,10 +56,73 @@ def _attr(v: Any) -> Any:
 
 def _write_array(group: h5py.Group, name: str, a: np.ndarray) -> None:
     a = np.ascontiguousarray(a)
-    if a.nbytes > COMPRESS_ABOVE:
-        group.create_dataset(name, data=a, compression="gzip", compression_opts=4, shuffle=True)
-    else:
+    if a.size == 0 or a.ndim == 0:  # nothing a chunk checksum could cover
         group.create_dataset(name, data=a)
+    elif a.nbytes > COMPRESS_ABOVE:
+        group.create_dataset(name, data=a, compression="gzip", compression_opts=4, shuffle=True,
+                             fletcher32=True)
+    else:
+        group.create_dataset(name, data=a, fletcher32=True)
+
+
+def _save(buf: io.BytesIO, tmp: str, stamp: bool = True) -> None:
+    """Write an HDF5 file built in memory to ``tmp``, with the SHA-256 of everything after the
+    user block in the user block (a reader checks it before HDF5 parses a single byte: a
+    damaged file can crash the HDF5 library).
+
+    Files are built in memory and written here with plain writes because a write that fails
+    inside the HDF5 library (disk full, quota) leaves its objects unclosable, and the process
+    then crashes (a segmentation fault after pages of tracebacks); a failed plain write is an
+    ordinary OSError, and the results stay in memory for a fallback file."""
+    import hashlib
+    data = buf.getbuffer()
+    if stamp:
+        digest = hashlib.sha256(data[USERBLOCK:]).hexdigest().encode()
+        data[:USERBLOCK] = (STAMP + digest + b"\n").ljust(USERBLOCK, b"\0")
+    # Not mkstemp, whose mode 0600 would ignore the umask.
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view[:1 << 24]):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+        del data
+
+
+def _digest(path: str) -> str:
+    import hashlib
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        f.seek(USERBLOCK)
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+_CHECKED: dict[tuple, bool] = {}  # (path, inode, size, mtime) -> stamped: one hash per version
+
+
+def _check_stamp(path: str) -> bool:
+    """True for a stamped file whose bytes are as flitsim wrote them, False for a file without
+    a stamp (written before stamps, or by another tool); DamagedFile otherwise."""
+    st = os.stat(path)
+    seen = (os.path.abspath(path), st.st_ino, st.st_size, st.st_mtime_ns)
+    if seen in _CHECKED:
+        return _CHECKED[seen]
+    with open(path, "rb") as f:
+        head = f.read(USERBLOCK)
+    if not head.startswith(STAMP):
+        return False
+    recorded = head[len(STAMP):len(STAMP) + 64].decode("ascii", "replace")
+    if _digest(path) != recorded:
+        raise DamagedFile(f"{path}: damaged: its SHA-256 no longer matches the one recorded when "
+                          f"flitsim wrote it (flipped or lost bytes, or changed by another tool)")
+    if len(_CHECKED) > 256:
+        _CHECKED.clear()
+    _CHECKED[seen] = True
+    return True
 
 
 def _check_shared_topology(results: list[Result]) -> None:
@@ -60,6 +133,26 @@ def _check_shared_topology(results: list[Result]) -> None:
         if not same:
             raise ValueError(f"results[{i}]: topology differs from results[0]; one file holds "
                              f"replicas of one topology")
+
+
+def estimate_bytes(config: dict, replicas: int = 1) -> int:
+    """An upper bound of the bytes a file of ``replicas`` results of ``config`` takes (arrays
+    uncompressed, each replica's attributes and configs, HDF5's own overhead): what the
+    output's folder must have free before anything is simulated. Builds the topology (its
+    port and node counts size the arrays)."""
+    from . import _core
+    t = _core.build_topology(config["topology"])
+    ports, nodes = len(t["port_router"]), int(t["num_nodes"])
+    sim = config.get("sim", {})
+    bins, batches = int(sim.get("latency_bins", 1 << 12)), int(sim.get("batches", 16))
+    # Per replica: three histograms (latency, network latency, hops: at most `bins` each),
+    # channel_flits[P], the node arrays (created, ejected; a workload's per-node table adds
+    # up to eight more), four batch series, all int64; then attributes, summary and its own
+    # config_json (counted as 64 KiB with the HDF5 object headers and checksums).
+    config_bytes = len(json.dumps(config)) * 3
+    per_replica = 8 * (3 * bins + ports + 10 * nodes + 4 * batches) + config_bytes + (64 << 10)
+    topology = 9 * ports + (16 << 10)
+    return int(replicas) * per_replica + topology + config_bytes + (256 << 10)
 
 
 def write_results(path: str | os.PathLike, results: list[Result], config: dict,
@@ -83,8 +176,10 @@ def write_results(path: str | os.PathLike, results: list[Result], config: dict,
     # Same folder (so the rename is atomic); not mkstemp, whose mode 0600 would ignore umask.
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        with h5py.File(tmp, "w") as f:
+        buf = io.BytesIO()
+        with h5py.File(buf, "w", userblock_size=USERBLOCK) as f:
             _write_file(f, results, config, extra)
+        _save(buf, tmp)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -96,6 +191,7 @@ def _write_file(f: h5py.File, results: list[Result], config: dict, extra: dict) 
     f.attrs["flitsim_version"] = __version__
     f.attrs["schema_version"] = np.int64(SCHEMA_VERSION)
     f.attrs["created"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    f.attrs["integrity"] = INTEGRITY
     for k, v in extra.items():
         f.attrs[k] = json.dumps(v) if isinstance(v, dict) else _attr(v)
 
@@ -181,17 +277,74 @@ def _scalar(name: str, v: Any) -> Any:
     return cast(v.item() if isinstance(v, np.generic) else v)
 
 
-def _open_checked(path: str | os.PathLike) -> h5py.File:
-    f = h5py.File(path, "r")
-    version = f.attrs.get("schema_version")
-    if version is None:
-        f.close()
-        raise ValueError(f"{os.fspath(path)}: not a flitsim results file (no schema_version)")
-    if version != SCHEMA_VERSION:
-        f.close()
-        raise ValueError(f"{os.fspath(path)}: unsupported flitsim schema_version {int(version)} "
-                         f"(this flitsim reads {SCHEMA_VERSION})")
-    return f
+class FileError(ValueError):
+    """A file that is not a flitsim results file of the kind asked for (the message names it)."""
+
+
+class DamagedFile(FileError):
+    """A results or sweep file that cannot be read back as written (flipped bytes, truncated,
+    not HDF5): the message starts with the file's name."""
+
+
+def _brief(e: BaseException, limit: int = 200) -> str:
+    text = str(e) or type(e).__name__
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _regular_file(path: str) -> None:
+    """``path`` must be an existing regular file: opening a FIFO would block until a writer
+    comes, and a directory or device says nothing useful."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise FileError(f"{path}: cannot read: {e.strerror or e}") from None
+    if not stat.S_ISREG(st.st_mode):
+        what = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
+                else "a socket" if stat.S_ISSOCK(st.st_mode) else "a device or special file")
+        raise FileError(f"{path}: is {what}, not a results file")
+
+
+@contextlib.contextmanager
+def _open_checked(path: str | os.PathLike):
+    """The file open for reading, its schema version and checksums checked; anything the file
+    holds that is not as flitsim wrote it becomes a DamagedFile naming the file."""
+    p = os.fspath(path)
+    _regular_file(p)
+    try:
+        stamped = _check_stamp(p)
+    except OSError as e:
+        raise FileError(f"{p}: cannot read: {e.strerror or e}") from None
+    try:
+        f = h5py.File(p, "r")
+    except OSError as e:
+        raise DamagedFile(f"{p}: not a readable HDF5 file ({_brief(e)})") from None
+    try:
+        with f:
+            version = f.attrs.get("schema_version")
+            if version is None:
+                raise FileError(f"{p}: not a flitsim results file (no schema_version)")
+            if version != SCHEMA_VERSION:
+                raise FileError(f"{p}: unsupported flitsim schema_version {version} "
+                                f"(this flitsim reads {SCHEMA_VERSION})")
+            if "integrity" in f.attrs and not stamped:
+                raise DamagedFile(f"{p}: damaged: the SHA-256 flitsim recorded in its first "
+                                  f"{USERBLOCK} bytes is gone")
+            yield f
+    except FileError:
+        raise
+    except (OSError, KeyError, ValueError, TypeError, IndexError, AttributeError, RuntimeError,
+            UnicodeError) as e:
+        raise DamagedFile(f"{p}: damaged or incomplete flitsim file ({_brief(e)})") from None
+
+
+def file_kind(path: str | os.PathLike) -> str | None:
+    """"results" or "sweep" for a readable flitsim file, None for anything else (another
+    tool's HDF5 file, a damaged file, not HDF5 at all)."""
+    try:
+        with _open_checked(path) as f:
+            return "sweep" if SWEEP_GROUP in f else "results"
+    except FileError:
+        return None
 
 
 def read_results(path: str | os.PathLike) -> list[Result]:
@@ -279,10 +432,12 @@ def create_sweep(path: str | os.PathLike, config: dict, keys: list[str],
     path = os.fspath(path)
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        with h5py.File(tmp, "w") as f:
+        buf = io.BytesIO()
+        with h5py.File(buf, "w", userblock_size=USERBLOCK) as f:
             f.attrs["flitsim_version"] = __version__
             f.attrs["schema_version"] = np.int64(SCHEMA_VERSION)
             f.attrs["created"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+            f.attrs["integrity"] = INTEGRITY
             for k, v in (extra_attrs or {}).items():
                 if k in _RESERVED_ROOT:
                     raise ValueError(f"extra_attrs: reserved attribute name {k!r}")
@@ -294,11 +449,16 @@ def create_sweep(path: str | os.PathLike, config: dict, keys: list[str],
             idx = sw.create_group("index")
             idx.create_dataset("point_json", data=np.asarray(
                 [json.dumps(p, sort_keys=False) for p in points], dtype=h5py.string_dtype()))
-            idx.create_dataset("done", data=np.zeros(len(points), np.uint8))
+            _write_array(idx, "done", np.zeros(len(points), np.uint8))
             for k in keys:
-                idx.create_dataset(k, data=_index_dataset([p[k] for p in points]))
+                values = _index_dataset([p[k] for p in points])
+                if values.dtype.kind == "O":
+                    idx.create_dataset(k, data=values)
+                else:
+                    _write_array(idx, k, values)
             sw.create_group("topologies")
             sw.create_group("points")
+        _save(buf, tmp)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -309,17 +469,19 @@ def create_sweep(path: str | os.PathLike, config: dict, keys: list[str],
 def append_sweep(path: str | os.PathLike, indices: list[int], results: list[Result]) -> None:
     """Add finished points (``results[j]`` is point ``indices[j]``) to a sweep file.
 
-    Crash-safe: the file is copied, extended and renamed back, so an interruption leaves
-    either the old or the new file, never a damaged one.
+    Crash-safe: the file is read, extended in memory, written under a temporary name and
+    renamed back, so an interruption or a failed write leaves either the old or the new file,
+    never a damaged one.
     """
-    import shutil
     if len(indices) != len(results):
         raise ValueError("append_sweep: one index per result")
     path = os.fspath(path)
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        shutil.copyfile(path, tmp)
-        with h5py.File(tmp, "r+") as f:
+        with open(path, "rb") as src:   # edited in memory, written whole (_save)
+            buf = io.BytesIO(src.read())
+        with h5py.File(buf, "r+") as f:
+            stamped = "integrity" in f.attrs   # files from before stamps have no user block
             sw = f[SWEEP_GROUP]
             topos, pts = sw["topologies"], sw["points"]
             digests = {topos[t].attrs["digest"]: t for t in topos}
@@ -343,6 +505,7 @@ def append_sweep(path: str | os.PathLike, indices: list[int], results: list[Resu
                 _write_replica(rg, r)
                 rg.attrs["topology"] = np.int64(int(digests[d]))
                 done[i] = 1
+        _save(buf, tmp, stamp=stamped)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -379,5 +542,5 @@ def read_sweep(path: str | os.PathLike) -> dict[str, Any]:
     (None where not done yet) and the base config."""
     with _open_checked(path) as f:
         if SWEEP_GROUP not in f:
-            raise ValueError(f"{os.fspath(path)}: not a sweep file (no /{SWEEP_GROUP} group)")
+            raise FileError(f"{os.fspath(path)}: not a sweep file (no /{SWEEP_GROUP} group)")
         return _read_sweep_open(f)

@@ -3,6 +3,8 @@ Results. The open- and closed-loop front ends (engine.py, workload/) both call i
 neither, so they import it without a cycle."""
 from __future__ import annotations
 
+from typing import Any
+
 from typing import Callable, Sequence
 
 from .limits import MAX_THREADS
@@ -95,6 +97,26 @@ def _no_progress(cycle: int, window_end: int, done: int, fraction: float = -1.0)
     """The callback of a quiet run: calling it lets the engine see Ctrl-C."""
 
 
+def checked_seeds(seeds: Any, count: int | None = None, name: str = "seeds") -> list[int]:
+    """The per-replica seeds as integers, each a valid sim.seed: 1.9 is refused, not run as
+    seed 1 (int() would truncate it silently), and so are booleans and strings."""
+    import numbers
+    from .config_keys import SCHEMA
+    from .validation import ConfigError
+    try:
+        values = list(seeds)
+    except TypeError:
+        raise ConfigError(f"{name}: must be a list of integers, got {seeds!r}") from None
+    if count is not None and len(values) != count:
+        raise ConfigError(f"{name}: one seed per replica: {len(values)} seeds for {count} loads")
+    out = []
+    for i, v in enumerate(values):
+        if isinstance(v, numbers.Integral) and not isinstance(v, bool):
+            v = int(v)
+        out.append(SCHEMA["sim"]["seed"](f"{name}[{i}] (sim.seed)", v))
+    return out
+
+
 def simulate_raw(config: dict, backend: str | None = None, threads: int | None = None,
                  progress: bool | Callable | None = None, loads: Sequence[float] | None = None,
                  seeds: Sequence[int] | None = None, workload: dict | None = None) -> dict:
@@ -106,6 +128,9 @@ def simulate_raw(config: dict, backend: str | None = None, threads: int | None =
         from .validation import ConfigError
         raise ConfigError("workload: a [workload] run needs its programs: use flitsim.run or "
                           "flitsim.workload.run_replicas (they build them)")
+    if workload is None:  # open loop: a [traffic] or [routing] key this run would not read
+        from .config_keys import refuse_unread_keys
+        refuse_unread_keys(config)
     if threads is not None and not (isinstance(threads, int) and 0 <= threads <= MAX_THREADS):
         from .validation import ConfigError
         raise ConfigError(f"threads: must be an integer in [1, {MAX_THREADS}] (0 or None: all "
@@ -121,7 +146,7 @@ def simulate_raw(config: dict, backend: str | None = None, threads: int | None =
     try:
         return _core().simulate(config, backend or "auto", int(threads or 0), cb,
                                 None if loads is None else [float(x) for x in loads],
-                                None if seeds is None else [int(x) for x in seeds], workload)
+                                None if seeds is None else checked_seeds(seeds), workload)
     finally:
         if isinstance(cb, _Progress):
             cb.close()

@@ -44,7 +44,10 @@ def parse_over(specs: Sequence[str]) -> dict[str, list[Any]]:
         check_sweep_key(spec, key)
         if key in out:
             raise ConfigError(f'sweep "{spec}": key {key} is swept twice')
-        out[key] = sweep_values(spec, text)
+        try:
+            out[key] = sweep_values(spec, text)
+        except ConfigError as e:
+            raise ConfigError(f'sweep "{key}=...": {e}' if str(e).startswith("value ") else str(e)) from None
     return out
 
 
@@ -105,6 +108,7 @@ def plan(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | None = N
             raise ConfigError(f"sweep point {shown}: {e}") from None
         points.append(point)
         cfgs.append(cfg)
+    _drop_unread_keys(cfgs)
     # Group by everything except the replica keys, keeping first-appearance order.
     groups: dict[str, list[int]] = {}
     for i, cfg in enumerate(cfgs):
@@ -120,6 +124,23 @@ def plan(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | None = N
                                  loads=[cfgs[i]["traffic"]["load"] for i in chunk],
                                  seeds=[cfgs[i]["sim"]["seed"] for i in chunk]))
     return keys, points, cfgs, batches
+
+
+def _drop_unread_keys(cfgs: list[dict]) -> None:
+    """A key of the base config that only some points read (traffic.shift over the patterns
+    bitcomp and group-shift) is dropped from the points that do not read it: each point's
+    config is then exactly what its run reads. A key no point reads is refused, as a run
+    refuses it (config_keys.refuse_unread_keys)."""
+    from .config_keys import unread_keys
+    unread = [{} if "workload" in c else {(k["section"], k["name"]): why for k, why in unread_keys(c)}
+              for c in cfgs]
+    for sec, name in dict.fromkeys(sk for u in unread for sk in u):
+        if all((sec, name) in u for u in unread):
+            raise ConfigError(f"{sec}.{name}: {unread[0][sec, name]}, nor by any other point of this "
+                              f"sweep (it would have no effect: remove it)")
+    for c, u in zip(cfgs, unread):
+        for sec, name in u:
+            del c[sec][name]
 
 
 @dataclass
@@ -201,7 +222,8 @@ def sweep(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | Sequenc
     ``slurm_options`` and scaled to ``cluster_workers`` jobs), or a Client / cluster object
     (see flitsim.cluster). Results come back as tasks finish and only this process writes
     ``output``. Needs ``pip install 'flitsim[cluster]'``; the default (None) runs in-process.
-    force: replace an existing ``output`` that is not an HDF5 file (refused otherwise).
+    force: replace an existing ``output`` that is not a flitsim sweep file (refused otherwise:
+    another tool's HDF5 file, a results file, a damaged file).
     The output path is checked before anything runs, locked while the sweep writes it (a
     second writer is refused), and a Ctrl-C never loses a batch that has finished.
     """
@@ -221,7 +243,8 @@ def sweep(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | Sequenc
         raise ConfigError("sweep: cluster_workers and slurm_options need a cluster")
     base = normalize({k: v for k, v in dict(config).items() if k != "sweep"})
     base["sweep"] = {"over": {k: _distinct(p[k] for p in points) for k in keys}}
-    check_output(output, force=force)
+    check_output(output, force=force, kind="sweep",
+                 expected_bytes=_expected_output_bytes(batches, output))
     with sweep_lock(output):
         return _run_locked(keys, points, cfgs, batches, base, output, backend, progress,
                            threads, cluster, cluster_workers, slurm_options)
@@ -230,12 +253,14 @@ def sweep(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | Sequenc
 def _run_locked(keys, points, cfgs, batches, base, output, backend, progress, threads,
                 cluster, cluster_workers, slurm_options) -> SweepResult:
     from . import engine, hdf5
-    from .outputs import HDF5_SIGNATURE, deferred_interrupt, remove_stale_temporaries
+    from .outputs import deferred_interrupt, remove_stale_temporaries
     results: list = [None] * len(points)
     resumed = 0
     if output is not None:
         remove_stale_temporaries(output)  # left by a writer that was killed
-    if output is not None and os.path.exists(output) and _starts_with(output, HDF5_SIGNATURE):
+    # Resumed only from a readable sweep file (check_output refused anything else unless --force,
+    # which replaces it).
+    if output is not None and os.path.exists(output) and hdf5.file_kind(output) == "sweep":
         old = hdf5.read_sweep(output)
         if old["keys"] != keys or old["points"] != json.loads(json.dumps(points)) or \
                 _strip_sweep(old["config"]) != json.loads(json.dumps(_strip_sweep(base))):
@@ -246,7 +271,11 @@ def _run_locked(keys, points, cfgs, batches, base, output, backend, progress, th
                 results[i] = r
                 resumed += 1
     elif output is not None:
-        hdf5.create_sweep(output, base, keys, points, extra_attrs={"kind": "sweep"})
+        try:
+            hdf5.create_sweep(output, base, keys, points, extra_attrs={"kind": "sweep"})
+        except (OSError, RuntimeError) as e:   # nothing simulated yet: nothing to rescue
+            raise OSError(f'-o "{os.fspath(output)}": cannot create the sweep file '
+                          f"({getattr(e, 'strerror', None) or e})") from None
     todo = [b for b in batches if any(results[i] is None for i in b.indices)]
     start = time.monotonic()
     from .progress import Reporter, RunLength, enabled, eta as eta_of
@@ -324,7 +353,7 @@ def _run_locked(keys, points, cfgs, batches, base, output, backend, progress, th
                 engine_wall += rs[0].wall_seconds
                 if output is not None:
                     with deferred_interrupt():  # a finished batch reaches the file first
-                        hdf5.append_sweep(output, b.indices, rs)
+                        _append_or_rescue(output, b, rs, base)
                 st = status(runs)
                 if line is not None:
                     line.update(st.line(), st.fraction, force=line.tty or runs == len(todo))
@@ -338,9 +367,44 @@ def _run_locked(keys, points, cfgs, batches, base, output, backend, progress, th
                        output=None if output is None else os.fspath(output), config=base)
 
 
-def _starts_with(path, signature: bytes) -> bool:
-    with open(path, "rb") as f:
-        return f.read(len(signature)) == signature
+def _append_or_rescue(output, b: Batch, rs: list, base: dict) -> None:
+    """Add a finished batch to the sweep file; when that fails (disk full, quota, I/O error)
+    the file keeps the points finished before (append_sweep is all or nothing), this batch's
+    results go to a fallback file, and OutputLost says both."""
+    from . import hdf5
+    from .outputs import OutputLost, write_or_rescue
+
+    def first_try(path):
+        if path != os.fspath(output):   # the fallback: a results file of this batch alone
+            hdf5.write_results(path, rs, b.config, extra_attrs={"sweep_points": list(b.indices)})
+        else:
+            hdf5.append_sweep(path, b.indices, rs)
+    try:
+        write_or_rescue(first_try, output, what=f"the results of points {_ranges(b.indices)}")
+    except OutputLost as e:
+        raise OutputLost(f"{e}; {os.fspath(output)} still holds the points finished before "
+                         f"(run the same sweep again to resume once the problem is fixed)",
+                         e.rescued) from None
+
+
+def _ranges(indices: Sequence[int]) -> str:
+    return ", ".join(str(i) for i in indices[:8]) + (f" ... ({len(indices)} points)" if len(indices) > 8 else "")
+
+
+def _expected_output_bytes(batches: list, output) -> int:
+    """Room a sweep file needs: every point's arrays (hdf5.estimate_bytes), and the copy
+    append_sweep makes of the whole file before renaming it back."""
+    if output is None:
+        return 0
+    from .hdf5 import estimate_bytes
+    per_replica: dict[str, int] = {}   # one topology build per distinct topology and sim table
+    total = 0
+    for b in batches:
+        shape = json.dumps([b.config["topology"], b.config.get("sim")], sort_keys=True)
+        if shape not in per_replica:
+            per_replica[shape] = estimate_bytes(b.config, 1)
+        total += len(b.indices) * per_replica[shape]
+    return 2 * total
 
 
 def _distinct(values) -> list:

@@ -23,8 +23,9 @@ def show(v: Any) -> str:
     """A value as the user wrote it in TOML (strings quoted, booleans lower-case)."""
     if isinstance(v, bool):
         return "true" if v else "false"
-    if isinstance(v, str):
-        return json.dumps(v)
+    if isinstance(v, str):  # a megabyte-long value is shown by its start and length
+        return json.dumps(v) if len(v) <= 80 else json.dumps(v[:60])[:-1] + f'..." ({len(v)} characters)'
+
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(show(x) for x in v) + "]"
     return repr(v)

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from ..config import load_config
-from .common import (EXIT_OK, EXIT_USAGE, _add_config_args, _add_engine_args, _error, _fmt,
+from .common import (EXIT_FAILURE, EXIT_OK, EXIT_USAGE, _add_config_args, _add_engine_args, _error, _fmt,
                      _Formatter, _positive_float, _positive_int, _print_json, _table, _threads)
 
 # --- run ------------------------------------------------------------------------------------
@@ -30,7 +30,7 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     _add_config_args(p)
     p.add_argument("-o", "--output", metavar="OUT.h5", help="also write the results to HDF5")
     p.add_argument("--force", action="store_true",
-                   help="let -o replace an existing file that is not HDF5")
+                   help="let -o replace an existing file that is not a flitsim results file")
     p.add_argument("--backend", choices=("auto", "cpu", "cuda"), default="auto",
                    help="auto (default) uses the GPU when one is usable")
     p.add_argument("--threads", type=_threads, metavar="N",
@@ -128,19 +128,17 @@ def _slot_warning(cfg: dict, stalls: int) -> str:
 def cmd_run(args: argparse.Namespace) -> int:
     cfg = load_config(args.config, args.overrides)
     from ..outputs import check_output
-    check_output(args.output, force=args.force)  # before simulating, not after
+    if args.output:  # before simulating, not after: the whole path, and room for the file
+        from ..hdf5 import estimate_bytes
+        check_output(args.output, force=args.force, kind="results",
+                     expected_bytes=2 * estimate_bytes(cfg, 1))
     engine = importlib.import_module("flitsim.engine")  # lazy: needs the compiled module
     # With --json, stdout carries the JSON object only: Python-level chatter goes to stderr.
     quiet_stdout = contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext()
     with quiet_stdout:
         result = engine.run(cfg, backend=None if args.backend == "auto" else args.backend,
                             progress=not args.quiet and not args.json, threads=args.threads)
-    if args.output:
-        from ..hdf5 import write_results
-        from ..outputs import remove_stale_temporaries
-        check_output(args.output, force=args.force)  # again: a sweep may have started on it
-        remove_stale_temporaries(args.output)        # left by a writer that was killed
-        write_results(args.output, [result], cfg)
+    lost = _write_run_output(args, result, cfg) if args.output else None
     workload = getattr(result, "workload", None)
     if args.json:
         summary = result.summary()
@@ -155,9 +153,31 @@ def cmd_run(args: argparse.Namespace) -> int:
             print(f"                 (auto: {engine.backend_status()})")
         if result.slot_stalls:
             print(_slot_warning(cfg, result.slot_stalls), file=sys.stderr)
-        if args.output:
+        if args.output and lost is None:
             print(f"results written to {args.output}")
+    if lost is not None:  # the summary above is printed; the file went elsewhere, or nowhere
+        _error(lost)
+        return EXIT_FAILURE
     return EXIT_OK
+
+
+def _write_run_output(args: argparse.Namespace, result: Any, cfg: dict) -> Exception | None:
+    """Write -o after the run; a failure (the path changed meanwhile, disk full, I/O error)
+    writes a fallback file instead and is returned, never raised: the result is not lost."""
+    from ..hdf5 import write_results
+    from ..outputs import OutputLost, check_output, remove_stale_temporaries, write_or_rescue
+
+    def write(path: str) -> None:
+        if path == args.output:
+            # again: a sweep may have started on it, or the folder changed since the start
+            check_output(path, force=args.force, kind="results")
+            remove_stale_temporaries(path)  # left by a writer that was killed
+        write_results(path, [result], cfg)
+    try:
+        write_or_rescue(write, args.output)
+    except OutputLost as e:
+        return e
+    return None
 
 
 # --- saturate -------------------------------------------------------------------------------
@@ -256,7 +276,7 @@ def _add_sweep(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", metavar="OUT.h5",
                    help="HDF5 file for all points (also what a resumed sweep reads)")
     p.add_argument("--force", action="store_true",
-                   help="let -o replace an existing file that is not HDF5")
+                   help="let -o replace an existing file that is not a flitsim sweep file")
     p.add_argument("--max-replicas", type=_positive_int, metavar="R",
                    help="most replicas per engine run (default: sweep.max_replicas or 32)")
     _add_engine_args(p)

@@ -40,6 +40,8 @@ def dragonfly_valiant(out: pathlib.Path, quick: bool, backend, threads, progress
             for label, ov in DF_ROUTINGS.items():
                 cfg = _with(base, topology={"p": p, "a": 2 * p, "h": p},
                             traffic={"pattern": pattern, "shift": p + 1})
+                if pattern != "group-shift":  # only group shift reads it (a run refuses it unread)
+                    cfg["traffic"].pop("shift")
                 for sec, keys in ov.items():
                     cfg[sec].update(keys)
                 r = flitsim.run(cfg, backend=backend, threads=threads,

@@ -86,4 +86,42 @@ def build_motif(job: Mapping[str, Any], rng: np.random.Generator | None = None,
     if max(steps, messages) > MAX_PROGRAM_STEPS:  # before building: the repeat would exhaust memory
         raise WorkloadError(f"{label}.iterations: {times} iterations make {steps} program steps and "
                             f"{messages} messages; at most {MAX_PROGRAM_STEPS} (2^26) of each")
+    need = program_bytes(steps, messages)
+    available = available_memory()
+    if available is not None and need > available // 2:
+        from ..memory import human_bytes
+        raise WorkloadError(f"{label}.iterations: {times} iterations make {steps} program steps and "
+                            f"{messages} messages, about {human_bytes(need)} to build before the run; "
+                            f"{human_bytes(available)} of memory is available (at most half of it is "
+                            f"used for programs): lower the iterations or the ranks")
     return one.repeat(times)
+
+
+# Bytes per program step and per message while a program is built and handed to the engine (the
+# repeated step lists, the CSR arrays and their temporaries, the engine's copy), an upper bound:
+# 8 ranks x 2^17 all-to-all iterations (2^20 steps, 7.3 M messages) peaked at 270 MiB building
+# (ru_maxrss around flitsim.workload.placement.compile_inputs) plus 24 B per step and message
+# for the engine's copy, 470 MiB in all, against 720 MiB counted here.
+STEP_BYTES, MESSAGE_BYTES = 160, 80
+
+
+def program_bytes(steps: int, messages: int) -> int:
+    return STEP_BYTES * steps + MESSAGE_BYTES * messages
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new allocation: Linux MemAvailable, or the process's
+    address-space limit (ulimit -v) when that is lower; None when neither is known."""
+    import resource
+    found = None
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    found = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if limit != resource.RLIM_INFINITY:
+        found = limit if found is None else min(found, limit)
+    return found

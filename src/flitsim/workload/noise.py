@@ -58,9 +58,14 @@ def run_noise(config: Mapping[str, Any], seeds: Sequence[int], job: int = 0,
     pert = [j for j, jb in enumerate(wcfg["jobs"]) if jb["motif"] == "perturbation"]
     if not pert:
         raise WorkloadError("workload.jobs: run_noise needs a job with motif \"perturbation\"")
+    jobs = len(wcfg["jobs"])
+    if not (isinstance(job, int) and not isinstance(job, bool) and 0 <= job < jobs):
+        raise WorkloadError(f"job: must be the index of a workload.jobs entry, an integer in "
+                            f"[0, {jobs - 1}], got {job!r}")
     if job in pert:
         raise WorkloadError(f"job: {job} is the perturbation; measure another job")
-    seeds = [int(s) for s in seeds]
+    from ..runner import checked_seeds
+    seeds = checked_seeds(seeds)
     full = compile_inputs(wcfg, nodes, seeds)
     # The quiet run keeps every job and placement; the perturbation jobs get an empty
     # program of 0 ranks (so job indices and the other jobs' nodes stay the same).

@@ -116,6 +116,18 @@ class Program:
         return {"ranks": self.ranks, "programs": [[step_obj(st) for st in s] for s in self.steps]}
 
 
+# Bounds of a program file's numbers (as workload.jobs' bytes and compute): their sums stay in
+# int64, and a number past 2^63 is refused by name instead of overflowing the int64 arrays.
+_MAX_MESSAGE_BYTES = 1 << 40
+_MAX_COMPUTE = 1 << 44
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def _brief(v: Any, limit: int = 80) -> str:
+    text = repr(v)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def program_from_json(obj: Mapping[str, Any], label: str = "program") -> Program:
     """A Program from the JSON object of docs/workloads.md; errors name the rank and step."""
     if not isinstance(obj, Mapping) or "programs" not in obj:
@@ -140,21 +152,34 @@ def program_from_json(obj: Mapping[str, Any], label: str = "program") -> Program
                 raise WorkloadError(f'{where}: unknown key "{sorted(unknown)[0]}" '
                                     f'(known: send, recv, compute)')
             dst, nb = [], []
-            for s in st.get("send", []):
+            sends = st.get("send", [])
+            if not isinstance(sends, list):
+                raise WorkloadError(f"{where}: send is a list of [destination rank, bytes], "
+                                    f"got {_brief(sends)}")
+            for s in sends:
                 if (not isinstance(s, (list, tuple)) or len(s) != 2
                         or not all(isinstance(x, int) and not isinstance(x, bool) for x in s)):
-                    raise WorkloadError(f"{where}: a send is [destination rank, bytes], got {s!r}")
-                if s[1] <= 0:
-                    raise WorkloadError(f"{where}: message size must be > 0 bytes, got {s[1]}")
+                    raise WorkloadError(f"{where}: a send is [destination rank, bytes], got {_brief(s)}")
+                if not _INT64_MIN <= s[0] <= _INT64_MAX:  # in int64: the engine's check names the range
+                    raise WorkloadError(f"{where}: destination rank must be in [0, {ranks - 1}], "
+                                        f"got {_brief(s[0])}")
+                if not 0 < s[1] <= _MAX_MESSAGE_BYTES:
+                    raise WorkloadError(f"{where}: message size must be > 0 bytes and at most 2^40, "
+                                        f"got {_brief(s[1])}")
                 dst.append(s[0])
                 nb.append(s[1])
             src = st.get("recv", [])
             if not isinstance(src, list) or not all(
                     isinstance(x, int) and not isinstance(x, bool) for x in src):
-                raise WorkloadError(f"{where}: recv is a list of source ranks, got {src!r}")
+                raise WorkloadError(f"{where}: recv is a list of source ranks, got {_brief(src)}")
+            bad = [x for x in src if not _INT64_MIN <= x <= _INT64_MAX]
+            if bad:
+                raise WorkloadError(f"{where}: source rank must be in [0, {ranks - 1}], "
+                                    f"got {_brief(bad[0])}")
             c = st.get("compute", 0)
-            if not isinstance(c, int) or isinstance(c, bool) or c < 0:
-                raise WorkloadError(f"{where}: compute must be an integer >= 0 (cycles), got {c!r}")
+            if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c <= _MAX_COMPUTE:
+                raise WorkloadError(f"{where}: compute must be an integer in [0, 2^44] (cycles), "
+                                    f"got {_brief(c)}")
             p.step(r, dst, nb, src, c)
     return p
 
