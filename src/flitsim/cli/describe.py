@@ -18,7 +18,7 @@ examples:
   flitsim info configs/hyperx-4x4x4.toml --json
 """
 INFO_ORDER = ("kind", "nodes", "routers", "links", "links_copper", "links_optical", "radix",
-              "diameter", "avg_distance", "balance", "cost")
+              "diameter", "avg_distance", "bisection_links", "balance", "cost")
 
 
 def _add_info(sub: argparse._SubParsersAction) -> None:
