@@ -40,7 +40,11 @@ Params to_params(const std::string& section, py::handle obj) {
     } else if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
       std::vector<int64_t> xs;
       for (auto x : py::reinterpret_borrow<py::sequence>(v)) {
-        if (!py::isinstance<py::int_>(x) || py::isinstance<py::bool_>(x)) p.fail(k, "must be a list of integers");
+        if (py::isinstance<py::bool_>(x)) {  // a list of true/false (topology.wrap): 1/0, as a single bool
+          xs.push_back(x.cast<bool>() ? 1 : 0);
+          continue;
+        }
+        if (!py::isinstance<py::int_>(x)) p.fail(k, "must be a list of integers");
         xs.push_back(x.cast<int64_t>());
       }
       p.set_ints(k, std::move(xs));

@@ -247,9 +247,9 @@ def test_info_json(topology, config_file, capsys):
 
 def test_info_bad_config_exits_2(topology, tmp_path, capsys):
     path = tmp_path / "c.toml"
-    path.write_text('[topology]\nkind = "torus"\n')
+    path.write_text('[topology]\nkind = "moebius"\n')
     assert main(["info", str(path)]) == 2
-    assert 'topology.kind: unknown topology "torus"' in capsys.readouterr().err
+    assert 'topology.kind: unknown topology "moebius"' in capsys.readouterr().err
     assert topology.calls == []
 
 

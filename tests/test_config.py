@@ -119,7 +119,7 @@ BAD = [
     ({"traffic": {"rate": 0.1}}, r'^traffic: unknown key "rate"'),
     ({"topology": {"kind": "hyperx", "p": 4}}, r'^topology: unknown key "p" \(known: kind, widths'),
     ({"topology": {"q": 5}}, r'^topology: unknown key "q"'),
-    ({"topology": {"kind": "torus"}}, r'^topology.kind: unknown topology "torus" \(known: dragonfly'),
+    ({"topology": {"kind": "moebius"}}, r'^topology.kind: unknown topology "moebius" \(known: dragonfly'),
     ({"topology": {"kind": 3}}, r"^topology.kind: unknown topology 3"),
     ({"sim": 3}, r"^sim: must be a table"),
     # wrong types (bool is not an int; floats are not ints)

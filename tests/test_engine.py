@@ -197,7 +197,7 @@ def test_credit_bound_saturated_network_stops(tmp_path):
 @pytest.mark.parametrize("section,key,value,message", [
     ("router", "vcs", 1, r"router\.vcs: routing \"min\" on dragonfly needs at least 2 VCs"),
     ("channels", "optical", 5, r"channels\.optical: no channel class \"optical\""),
-    ("topology", "kind", "torus", r"topology\.kind: unknown topology \"torus\""),
+    ("topology", "kind", "moebius", r"topology\.kind: unknown topology \"moebius\""),
     ("topology", "groups", 20, r"topology\.groups"),  # more than a*h+1 = 9
     ("routing", "algorithm", "bogus", r"routing\.algorithm"),
     ("traffic", "pattern", "bogus", r"traffic\.pattern"),

@@ -44,6 +44,8 @@ TOPOLOGIES = {
     "fattree": {"kind": "fattree", "k": 4, "n": 2},
     "graph": {"kind": "graph", "links": [0, 1, 1, 2, 2, 3, 3, 0], "terminals": 1},
     "hyperx": {"kind": "hyperx", "widths": [2, 2], "terminals": 1},
+    "mesh": {"kind": "mesh", "widths": [2, 2], "terminals": 1},  # diameter 2: the table routings fit 4 VCs
+    "torus": {"kind": "torus", "widths": [3, 3], "terminals": 1},
     "mlfm": {"kind": "mlfm", "h": 2, "l": 2, "p": 1},
     "oft": {"kind": "oft", "k": 3, "p": 1},
     "slimfly": {"kind": "slimfly", "q": 3, "p": 1},

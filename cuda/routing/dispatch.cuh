@@ -17,6 +17,8 @@
 #include "table_ugal.cuh"
 #include "table_ugalg.cuh"
 #include "table_valiant.cuh"
+#include "torus_dor.cuh"
+#include "torus_valiant_dor.cuh"
 #include "updown.cuh"
 
 namespace flitsim {

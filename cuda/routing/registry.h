@@ -7,7 +7,8 @@
 //   Kind        RoutingKind enumerator; id its stable value (recorded nowhere, kept for logs)
 //   algorithm   routing.algorithm name; unique per topology (a family picks among equal names)
 //   family      the topologies it runs on (RoutingFamily): Dragonfly (dragonflies with gateway
-//               tables), Hyperx (HyperX coordinates, gap 1), Tree (fattree, xgft), Table (every
+//               tables), Hyperx (HyperX coordinates, gap 1), Torus (torus and mesh: k-ary
+//               n-cube coordinates), Tree (fattree, xgft), Table (every
 //               topology that is not a Dragonfly-family dragonfly: all-pairs distance table)
 //   header      its file in cuda/routing/ (included by dispatch.cuh), stating its VC scheme
 //   route_fn    device function (s, rep, r, PacketInfo) -> RouteChoice (+ snapshot base)
@@ -17,6 +18,7 @@
 //   sensing     none | demand (local output demand, port_demand) | snapshot (demand and the
 //               double-buffered congestion snapshot, routing/snapshot.cuh)
 //   table       what the host builds into rt_table: none | hx_coords (hyperx_common.cuh) |
+//               cube_coords (torus_common.cuh) |
 //               terminal_routers (Valiant intermediates) | df_groups (dragonfly, >= 3 groups)
 //   candidates  how the deadlock checker learns the routing's outputs: exact = enumerated from
 //               this very route function compiled on the host (host/analysis/route_candidates.cpp:
@@ -68,5 +70,11 @@
     classes_hyperx_valiant_dor, self, none, hx_coords, exact, traits_hyperx_valiant_dor) \
   X(HyperxUgalDor, 16, "ugal-dor", Hyperx, "hyperx_valiant_dor.cuh", route_hyperx_ugal_dor, \
     classes_hyperx_valiant_dor, self, demand, hx_coords, exact, traits_hyperx_ugal_dor) \
+  X(TorusDor, 17, "dor", Torus, "torus_dor.cuh", route_torus_dor, \
+    classes_torus_dor, dest, none, cube_coords, exact, traits_torus_dor) \
+  X(TorusValiantDor, 18, "valiant-dor", Torus, "torus_valiant_dor.cuh", route_torus_valiant_dor, \
+    classes_torus_valiant_dor, self, none, cube_coords, exact, traits_torus_valiant_dor) \
+  X(TorusUgalDor, 19, "ugal-dor", Torus, "torus_valiant_dor.cuh", route_torus_ugal_dor, \
+    classes_torus_valiant_dor, self, demand, cube_coords, exact, traits_torus_ugal_dor) \
   X(UpDown, 10, "updown", Tree, "updown.cuh", route_updown, \
     classes_table_min, dest, none, none, exact, traits_updown)

@@ -15,6 +15,7 @@ struct ClassInputs {
   int32_t deroutes;     // routing.deroutes, -1 = unset
   int32_t min_classes;  // table routings: classes of one minimal route (diameter or min_vc_classes)
   bool booksim_vcs = false;  // routing.vc_scheme = "booksim" (dragonfly UGAL-L: BookSim2's 3 VCs)
+  int32_t rings = 0;         // torus and mesh: dimensions that wrap around (dateline classes)
 };
 struct VcClasses {
   int32_t vc_classes;         // SimParams::vc_classes

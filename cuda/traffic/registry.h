@@ -35,4 +35,5 @@
   X(Dcr, 14, "dcr", rule_table, setup_dcr, no_dims)                                \
   X(Hotspot, 10, "hotspot", rule_hotspot, setup_hotspot, no_dims)                 \
   X(UniformSelf, 15, "", rule_uniform_self, setup_none, no_dims)                   \
-  X(BadDragon, 16, "bad-dragon", rule_bad_dragon, setup_bad_dragon, no_dims)
+  X(BadDragon, 16, "bad-dragon", rule_bad_dragon, setup_bad_dragon, no_dims)      \
+  X(CubeMap, 17, "", rule_table, setup_none, no_dims)

@@ -70,6 +70,7 @@ bool dragonfly_tables(const Topology& t) { return t.kind == "dragonfly" && t.tab
 bool family_fits(const std::string& family, const Topology& t) {
   if (family == "Dragonfly") return dragonfly_tables(t);
   if (family == "Hyperx") return t.kind == "hyperx";
+  if (family == "Torus") return t.kind == "torus" || t.kind == "mesh";
   if (family == "Tree") return t.kind == "fattree" || t.kind == "xgft";
   return !dragonfly_tables(t);  // Table: the all-pairs distance table
 }
@@ -104,6 +105,25 @@ std::vector<int32_t> hyperx_rt_table(const Topology& t, const std::string& algor
   const std::vector<int32_t>& trunk = t.tables.at("trunking");
   rt.insert(rt.end(), trunk.begin(), trunk.end());
   rt.insert(rt.end(), off.begin(), off.end());
+  rt.insert(rt.end(), ports.begin(), ports.end());
+  return rt;
+}
+
+// k-ary n-cube tables for the torus and mesh routings, in the layout of
+// cuda/routing/torus_common.cuh.
+std::vector<int32_t> cube_rt_table(const Topology& t, const std::string& algorithm, bool intermediate) {
+  const std::vector<int32_t>& W = t.tables.at("widths");
+  const int32_t D = int32_t(W.size());
+  if (intermediate && t.num_routers < 3)
+    Params("routing").fail("algorithm", "\"" + algorithm + "\" needs at least 3 routers, got " +
+                                            std::to_string(t.num_routers));
+  std::vector<int32_t> rt{D};
+  rt.insert(rt.end(), W.begin(), W.end());
+  int32_t stride = 1;
+  for (int32_t d = 0; d < D; ++d) rt.push_back(stride), stride *= W[d];
+  const std::vector<int32_t>& wrap = t.tables.at("wrap");
+  rt.insert(rt.end(), wrap.begin(), wrap.end());
+  const std::vector<int32_t>& ports = t.tables.at("cube_port");
   rt.insert(rt.end(), ports.begin(), ports.end());
   return rt;
 }
@@ -225,6 +245,10 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
   } else if (table == "hx_coords") {
     rt_table = hyperx_rt_table(t, alg);
     in.dims = rt_table[0];
+  } else if (table == "cube_coords") {
+    rt_table = cube_rt_table(t, alg, intermediate);
+    in.dims = rt_table[0];
+    in.rings = int32_t(t.attrs.at("wraps"));
   } else if (table == "terminal_routers") {
     rt_table = terminal_router_table(t, alg);
   }

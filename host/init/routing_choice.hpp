@@ -16,11 +16,11 @@ struct RoutingInfo {
   RoutingKind kind;
   const char* kind_name;
   const char* algorithm;
-  const char* family;   // Dragonfly, Hyperx, Tree, Table
+  const char* family;   // Dragonfly, Hyperx, Torus, Tree, Table
   const char* header;   // cuda/routing/<header>
   const char* eject;    // dest, self
   const char* sensing;  // none, demand, snapshot
-  const char* table;    // none, hx_coords, terminal_routers, df_groups
+  const char* table;    // none, hx_coords, cube_coords, terminal_routers, df_groups
   const char* candidates;  // how the deadlock checker enumerates its outputs (exact)
   VcClasses (*classes)(const ClassInputs&);
   const RoutingTraits* traits;  // its keys, their defaults, label and flags (route_choice.cuh)

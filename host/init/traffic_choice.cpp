@@ -51,8 +51,18 @@ void setup_transpose(PatternContext& c) {
     c.where.fail("pattern", "\"transpose\" needs a number of nodes that is an even power of two (a 2^k x 2^k "
                             "matrix), got " + std::to_string(c.N));
 }
-void setup_tornado(PatternContext& c) { c.prm.traffic.pat_shift = (c.N + 1) / 2 - 1; }
-void setup_neighbor(PatternContext& c) { c.prm.traffic.pat_shift = 1; }
+// Tornado and neighbour: a shift of the rank ring, or per dimension on a torus or mesh (the
+// CubeMap table, traffic_maps.hpp).
+void setup_cube_or_shift(PatternContext& c, bool tornado) {
+  if (!is_cube(c.t)) {
+    c.prm.traffic.pat_shift = tornado ? (c.N + 1) / 2 - 1 : 1;
+    return;
+  }
+  c.tables.fixed = cube_digit_map(c.t, c.N, tornado);
+  c.prm.traffic.pattern = PatternKind::CubeMap;
+}
+void setup_tornado(PatternContext& c) { setup_cube_or_shift(c, true); }
+void setup_neighbor(PatternContext& c) { setup_cube_or_shift(c, false); }
 void setup_shift(PatternContext& c) {
   c.prm.traffic.pat_shift = c.reduce(c.need_shift());
   if (c.prm.traffic.pat_shift == 0)

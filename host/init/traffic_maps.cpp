@@ -13,6 +13,23 @@ HxShape hyperx_shape(const Topology& t, const Params& where, const std::string& 
   return h;
 }
 
+bool is_cube(const Topology& t) { return t.kind == "torus" || t.kind == "mesh"; }
+
+std::vector<int32_t> cube_digit_map(const Topology& t, int64_t N, bool tornado) {
+  HxShape h;  // torus and mesh number ranks as HyperX does (host/topologies/torus.cpp)
+  h.T = t.attrs.at("terminals");
+  const std::vector<int32_t>& w = t.tables.at("widths");
+  h.W.assign(w.begin(), w.end());
+  std::vector<int32_t> m(static_cast<size_t>(N));
+  for (int64_t k = 0; k < N; ++k) {
+    int64_t term;
+    std::vector<int64_t> x = h.split(k, term);
+    for (size_t d = 0; d < x.size(); ++d) x[d] = (x[d] + (tornado ? (h.W[d] + 1) / 2 - 1 : 1)) % h.W[d];
+    m[size_t(k)] = int32_t(h.join(term, x));
+  }
+  return m;
+}
+
 std::vector<int64_t> targeted_dims(const EngineConfig& cfg, const Params& where, size_t D,
                                    const std::string& pat, std::vector<int64_t> def) {
   std::vector<int64_t> dims = cfg.traffic.dims.empty() ? def : cfg.traffic.dims;

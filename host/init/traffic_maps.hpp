@@ -31,6 +31,12 @@ struct HxShape {
 
 // The HyperX rank shape of t; fails naming traffic.pattern `pat` on other topologies.
 HxShape hyperx_shape(const Topology& t, const Params& where, const std::string& pat);
+// Torus or mesh (k-ary n-cubes).
+bool is_cube(const Topology& t);
+// Tornado and neighbour in the k-ary n-cube sense (Dally & Towles §3.2; BookSim2's tornado and
+// neighbor): every router coordinate moves by ⌈W_d/2⌉ − 1 (tornado) or 1 (neighbour) modulo
+// W_d, in every dimension at once; the terminal index is kept.
+std::vector<int32_t> cube_digit_map(const Topology& t, int64_t N, bool tornado);
 // traffic.dims checked against D; `def` when unset.
 std::vector<int64_t> targeted_dims(const EngineConfig& cfg, const Params& where, size_t D,
                                    const std::string& pat, std::vector<int64_t> def);

@@ -85,7 +85,7 @@ _channel_latency = SCHEMA["channels"]["latency"]
 
 
 # Builder keys that take true/false (docs/topologies.md); any other boolean is a mistake.
-TOPOLOGY_BOOLEAN_KEYS = ("relabel",)
+TOPOLOGY_BOOLEAN_KEYS = ("relabel", "wrap")
 
 
 def _topology_value(key: str, v: Any) -> Any:
@@ -100,6 +100,9 @@ def _topology_value(key: str, v: Any) -> Any:
     if isinstance(v, (str, bool)) or (_is_number(v) and math.isfinite(v)):
         return v
     if isinstance(v, (list, tuple)) and v and all(_is_int(x) and abs(x) <= _INT64_MAX for x in v):
+        return list(v)
+    if (isinstance(v, (list, tuple)) and v and all(isinstance(x, bool) for x in v)
+            and key.partition(".")[2] in TOPOLOGY_BOOLEAN_KEYS):  # wrap = [true, false]
         return list(v)
     raise ConfigError(f"{key}: must be a string, number, boolean or a list of integers, "
                       f"got {_show(v)}")

@@ -180,7 +180,8 @@ def describe(config: Any, cost: Mapping[str, Any] | None = None, *, distances: b
     router_diameter (over all routers), avg_distance (mean router hops over node pairs on
     different routers), path_diversity ({histogram, pairs, mean, max}, see _path_diversity),
     balance (P2:L157: 2·links/(nodes·diameter)), cost, links_copper, links_optical,
-    cost_params (cost.py), min_vc_classes (when the builder declares it), and with
+    cost_params (cost.py), min_vc_classes (when the builder declares it), bisection_links
+    (links crossing a minimum equal bisection, where the builder knows it exactly), and with
     bisect=True a "bisection" entry (see bisection()).
 
     Distances are skipped (None) above DESCRIBE_DISTANCES_MAX_ROUTERS routers and path
@@ -204,6 +205,8 @@ def describe(config: Any, cost: Mapping[str, Any] | None = None, *, distances: b
     }
     if "min_vc_classes" in t.attrs:
         out["min_vc_classes"] = int(t.attrs["min_vc_classes"])
+    if "bisection_links" in t.attrs:  # exact, where the builder knows it (torus, mesh)
+        out["bisection_links"] = int(t.attrs["bisection_links"])
     do_dist = distances if distances is not None else t.num_routers <= DESCRIBE_DISTANCES_MAX_ROUTERS
     do_paths = paths if paths is not None else t.num_routers <= DESCRIBE_PATHS_MAX_ROUTERS
     if do_dist or do_paths:

@@ -18,7 +18,7 @@ examples:
   flitsim info configs/hyperx-4x4x4.toml --json
 """
 INFO_ORDER = ("kind", "nodes", "routers", "links", "links_copper", "links_optical", "radix",
-              "diameter", "avg_distance", "balance", "bisection", "cost")
+              "diameter", "avg_distance", "bisection_links", "balance", "bisection", "cost")
 
 
 # The bisection estimate is a dense spectral partition: instant for hundreds of routers,
