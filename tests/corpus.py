@@ -53,7 +53,8 @@ CASES: dict[str, tuple[dict, list[float] | None]] = {
     "df-ugalg": (_case(DF, {"algorithm": "ugal-g", "snapshot_period": 3}), None),
     "df-par": (_case(DF, {"algorithm": "par"}, router={"vcs": 5}, traffic={"pattern": "worst-case"}), None),
     "df-min-onoff-sizes": (_case(DF, traffic={"injection": "onoff", "burst_on": 6, "burst_off": 10,
-                                              "packet_sizes": [1, 5], "load": 0.3}), None),
+                                              "packet_sizes": [1, 5], "load": 0.3,
+                                              "packet_size": 1}), None),  # the default: packet_sizes draws
     "df-min-replicas": (_case(DF, traffic={"packet_size": 3}), [0.2, 0.5, 0.9]),
     "df-rowcol-hotspot": (_case({"kind": "dragonfly", "p": 2, "intra": "row-column", "rows": 2, "cols": 2, "h": 1},
                                 traffic={"pattern": "hotspot", "hotspots": [0, 5],

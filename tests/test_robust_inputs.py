@@ -281,3 +281,10 @@ def test_long_and_nested_values_are_shown_briefly_with_their_key():
     from flitsim.sweep import parse_over
     with pytest.raises(ConfigError, match=r'^sweep "router\.vcs=\.\.\.": value \[+\.\.\.: arrays nested too deeply$'):
         parse_over(["router.vcs=" + "[" * 5000 + "]" * 5000])
+
+
+def test_packet_size_beside_packet_sizes_is_refused():
+    with pytest.raises(ConfigError, match=r"^traffic\.packet_size: 4 has no effect with traffic\.packet_sizes "
+                                          r"= \[1, 16\]"):
+        normalize(_cfg(traffic={"packet_size": 4, "packet_sizes": [1, 16]}))
+    normalize(_cfg(traffic={"packet_size": 1, "packet_sizes": [1, 16]}))   # the default: as if unset

@@ -191,6 +191,12 @@ def normalize(cfg: Mapping[str, Any]) -> dict[str, Any]:
             out[name] = _normalize_channels(sec)
         else:
             out[name] = _normalize_section(name, sec)
+    traffic = out["traffic"]
+    if "packet_sizes" in traffic and traffic["packet_size"] != DEFAULTS["traffic"]["packet_size"]:
+        # sizes are drawn from packet_sizes: a packet_size set beside it would change nothing
+        raise ConfigError(f"traffic.packet_size: {traffic['packet_size']} has no effect with "
+                          f"traffic.packet_sizes = {_show(traffic['packet_sizes'])} (sizes are drawn "
+                          f"from that range): give one of them")
     if "sweep" in cfg:
         out["sweep"] = _normalize_sweep(_section_dict(cfg, "sweep"))
     if "cost" in cfg:
