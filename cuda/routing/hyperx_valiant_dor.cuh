@@ -21,6 +21,7 @@
 // as in BookSim2, where each phase takes half of the VCs.
 // Packet state pk_route: 0 = not decided, 1 + x = phase 0 toward router x, −1 = phase 1.
 #pragma once
+#include "dor_phases.cuh"
 #include "hyperx_dor.cuh"
 #include "table_valiant.cuh"  // table_node_router
 #include "ugal_cost.cuh"
@@ -42,37 +43,21 @@ FLITSIM_HD int hx_dor_intermediate(const SimView& s, int rep, int r, const Packe
         x += (route_pick(s, rep, p, salt + 1 + d, hx.width(d)) - hx.coord(r, d)) * hx.stride(d);
     return x;
   }
-  int e0 = r, e1 = p.dst_router;  // r ≠ destination router
-  if (e0 > e1) e0 = p.dst_router, e1 = r;
-  int k = route_pick(s, rep, p, salt, s.sz.R - 2);
-  if (k >= e0) ++k;
-  if (k >= e1) ++k;
-  return k;
+  return router_other_than_ends(s, rep, r, p, salt);
 }
 
-// The hops after the source router's decision: DOR toward the intermediate on class 0, then
-// DOR toward the destination on class 1. shortcut: a phase-0 packet ejects at its destination.
-FLITSIM_HD RouteChoice hx_dor_phases(const SimView& s, int rep, int r, const PacketInfo& p, bool shortcut) {
-  int32_t st = s.packets[p.slot].route;
-  if (st > 0) {  // phase 0
-    if (shortcut && r == p.dst_router) return eject_choice(s, p);
-    if (r != st - 1) return route_hyperx_dor_toward(s, rep, r, p, st - 1, 0);
-    st = -1;  // reached the intermediate
-    s.packets[p.slot].route = st;
+// HyperX's DOR for the two phases (dor_phases.cuh): class 0 toward the intermediate, 1 after.
+struct HxDorPhases {
+  static FLITSIM_HD RouteChoice toward(const SimView& s, int rep, int r, const PacketInfo& p, int target, int phase) {
+    return route_hyperx_dor_toward(s, rep, r, p, target, phase);
   }
-  if (r == p.dst_router) return eject_choice(s, p);
-  return route_hyperx_dor_toward(s, rep, r, p, p.dst_router, 1);
-}
+  static FLITSIM_HD int intermediate(const SimView& s, int rep, int r, const PacketInfo& p, int salt) {
+    return hx_dor_intermediate(s, rep, r, p, salt);
+  }
+};
 
 FLITSIM_HD RouteChoice route_hyperx_valiant_dor(const SimView& s, int rep, int r, const PacketInfo& p) {
-  if (s.packets[p.slot].route == 0) {  // at the source router: draw the intermediate
-    if (r == p.dst_router) return eject_choice(s, p);
-    const int x = hx_dor_intermediate(s, rep, r, p, kSaltHxValiantDor);
-    const bool detour = x != r && x != p.dst_router;
-    s.packets[p.slot].route = detour ? 1 + x : -1;  // an end router: minimal, phase 1 from the start
-    if (detour) mark_nonminimal(s, p);
-  }
-  return hx_dor_phases(s, rep, r, p, s.prm.routing.valiant_node);
+  return route_valiant_dor_phases<HxDorPhases>(s, rep, r, p, kSaltHxValiantDor);
 }
 
 FLITSIM_HD RouteChoice route_hyperx_ugal_dor(const SimView& s, int rep, int r, const PacketInfo& p) {
@@ -93,7 +78,7 @@ FLITSIM_HD RouteChoice route_hyperx_ugal_dor(const SimView& s, int rep, int r, c
     if (detour) mark_nonminimal(s, p);
     return route_in_class(s, best.port, best.nonminimal ? 0 : 1);
   }
-  return hx_dor_phases(s, rep, r, p, false);
+  return dor_phases<HxDorPhases>(s, rep, r, p, false);
 }
 
 // Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).

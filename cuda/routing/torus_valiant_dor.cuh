@@ -21,6 +21,7 @@
 // source.
 // Packet state pk_route: 0 = not decided, 1 + x = phase 0 toward router x, −1 = phase 1.
 #pragma once
+#include "dor_phases.cuh"
 #include "table_valiant.cuh"  // table_node_router
 #include "torus_dor.cuh"
 #include "ugal_cost.cuh"
@@ -45,37 +46,21 @@ FLITSIM_HD RouteChoice cube_dor_in_phase(const SimView& s, int rep, int r, const
 // The intermediate router for a packet at its source router r (routing.valiant, above).
 FLITSIM_HD int cube_intermediate(const SimView& s, int rep, int r, const PacketInfo& p, int salt) {
   if (s.prm.routing.valiant_node) return table_node_router(s, rep, p, salt);
-  int e0 = r, e1 = p.dst_router;  // r ≠ destination router
-  if (e0 > e1) e0 = p.dst_router, e1 = r;
-  int k = route_pick(s, rep, p, salt, s.sz.R - 2);
-  if (k >= e0) ++k;
-  if (k >= e1) ++k;
-  return k;
+  return router_other_than_ends(s, rep, r, p, salt);
 }
 
-// The hops after the source router's decision: DOR toward the intermediate, then DOR toward
-// the destination. shortcut: a phase-0 packet ejects at its destination ("node", BookSim2).
-FLITSIM_HD RouteChoice cube_dor_phases(const SimView& s, int rep, int r, const PacketInfo& p, bool shortcut) {
-  int32_t st = s.packets[p.slot].route;
-  if (st > 0) {  // phase 0
-    if (shortcut && r == p.dst_router) return eject_choice(s, p);
-    if (r != st - 1) return cube_dor_in_phase(s, rep, r, p, st - 1, 0);
-    st = -1;  // reached the intermediate
-    s.packets[p.slot].route = st;
+// The torus's DOR for the two phases (dor_phases.cuh), each in its block of dateline classes.
+struct CubeDorPhases {
+  static FLITSIM_HD RouteChoice toward(const SimView& s, int rep, int r, const PacketInfo& p, int target, int phase) {
+    return cube_dor_in_phase(s, rep, r, p, target, phase);
   }
-  if (r == p.dst_router) return eject_choice(s, p);
-  return cube_dor_in_phase(s, rep, r, p, p.dst_router, 1);
-}
+  static FLITSIM_HD int intermediate(const SimView& s, int rep, int r, const PacketInfo& p, int salt) {
+    return cube_intermediate(s, rep, r, p, salt);
+  }
+};
 
 FLITSIM_HD RouteChoice route_torus_valiant_dor(const SimView& s, int rep, int r, const PacketInfo& p) {
-  if (s.packets[p.slot].route == 0) {  // at the source router: draw the intermediate
-    if (r == p.dst_router) return eject_choice(s, p);
-    const int x = cube_intermediate(s, rep, r, p, kSaltTorusValiant);
-    const bool detour = x != r && x != p.dst_router;
-    s.packets[p.slot].route = detour ? 1 + x : -1;
-    if (detour) mark_nonminimal(s, p);
-  }
-  return cube_dor_phases(s, rep, r, p, s.prm.routing.valiant_node);
+  return route_valiant_dor_phases<CubeDorPhases>(s, rep, r, p, kSaltTorusValiant);
 }
 
 FLITSIM_HD RouteChoice route_torus_ugal_dor(const SimView& s, int rep, int r, const PacketInfo& p) {
@@ -98,7 +83,7 @@ FLITSIM_HD RouteChoice route_torus_ugal_dor(const SimView& s, int rep, int r, co
     // from router and target alone; the tie's draw repeats: route_pick is keyed per packet).
     return cube_dor_in_phase(s, rep, r, p, best.nonminimal ? best.aux : dst, best.nonminimal ? 0 : 1);
   }
-  return cube_dor_phases(s, rep, r, p, false);
+  return dor_phases<CubeDorPhases>(s, rep, r, p, false);
 }
 
 // Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
