@@ -31,6 +31,8 @@ DF_UGAL_BAD_BOOKSIM_VCS = ("--set", "routing.algorithm=ugal", "--set", "router.v
 FF_UGAL8 = ("--set", "routing.algorithm=ugal", "--set", "routing.cost=hops", "--set",
             "routing.offset=2", "--set", "routing.n_indirect=1", "--set", "router.vcs=8")
 
+DF1K_SATURATE = ("saturate", "configs/dragonfly-1k.toml", "--backend", "cpu")
+
 CLAIMS = (
     Claim("validation.md", "| — | — | 0.145 / {} (",
           ("run", DF72, "--set", "traffic.load=0.2", *DF_UGAL_BAD_BOOKSIM_VCS), "accepted", 3, 0.003),
@@ -42,4 +44,10 @@ CLAIMS = (
           ("run", FF44, "--set", "traffic.load=0.26", *FF_UGAL8), "latency_mean", 1, 0.15),
     Claim("validation.md", "| — / 12.8 | — / {} | — / 0.6",
           ("run", FF44, "--set", "traffic.load=0.42", *FF_UGAL8), "latency_mean", 1, 0.15),
+    Claim("experiments.md", "default search takes {}\nengine runs of one replica",
+          DF1K_SATURATE, "engine_runs", 0, 1),
+    Claim("experiments.md", "engine runs of one replica and {} replica-cycles in all",
+          DF1K_SATURATE, "replica_cycles", 0, 4000),
+    Claim("experiments.md", "replica-cycles in all (saturation load {})",
+          DF1K_SATURATE, "saturation", 4, 0.01),
 )

@@ -100,7 +100,7 @@ def test_saturate_and_check_deadlock_lines(monkeypatch, capsys):
     assert _rounds_needed(1.0, 0.2, 8) == 1
     monkeypatch.setattr(prog, "LOG_INTERVAL", 0.0)
     flitsim.saturate(small_dragonfly(sim={"warmup": 50, "measure": 200}), tolerance=0.1,
-                     backend="cpu", progress=True)
+                     probes=8, backend="cpu", progress=True)
     err = capsys.readouterr().err
     assert "saturate: round 1/~2" in err and "saturate: run 1:" in err
     check_deadlock(small_dragonfly(routing={"algorithm": "valiant"}, router={"vcs": 3}),

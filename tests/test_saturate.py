@@ -10,18 +10,31 @@ from conftest import small_dragonfly
 BASE = dict(sim={"warmup": 200, "measure": 1000, "drain_limit": 3000})
 
 
-@pytest.fixture(scope="module")
-def found():
+SEARCHES = {"bisection-6": dict(probes=6, guided=False), "guided-6": dict(probes=6),
+            "cpu-default": dict()}
+
+
+@pytest.fixture(scope="module", params=list(SEARCHES))
+def found(request):
     cfg = small_dragonfly(**BASE)
-    return cfg, flitsim.saturate(cfg, tolerance=0.01, probes=6, backend="cpu")
+    return cfg, flitsim.saturate(cfg, tolerance=0.01, backend="cpu", **SEARCHES[request.param]), \
+        request.param
 
 
 def test_bracket_is_narrow_and_probes_agree(found):
-    _, res = found
+    _, res, search = found
     assert 0.3 < res.saturation < 0.9   # uniform MIN on this dragonfly knees near 0.65
     assert res.upper - res.saturation <= 0.01 + 1e-12
-    assert res.engine_runs == 3 and res.replicas_per_run == 6
+    if search == "bisection-6":
+        # 1 -> 1/6 -> 1/42 -> 1/294: three runs to a bracket of 0.01
+        assert res.engine_runs == 3 and res.replicas_per_run == 6
+    elif search == "guided-6":
+        # aimed at the knee the first run's plateau predicts, the second run brackets it
+        assert res.engine_runs == 2 and res.replicas_per_run == 6
+    else:
+        assert res.replicas_per_run == 1    # the CPU default: one probe per run
     assert len(res.probes) == res.engine_runs * res.replicas_per_run
+    assert res.replica_cycles == sum(p.cycles for p in res.probes) > 0
     by_load = {p.load: p for p in res.probes}
     assert not by_load[res.saturation].saturated
     assert by_load[res.upper].saturated
@@ -32,7 +45,7 @@ def test_bracket_is_narrow_and_probes_agree(found):
 def test_direct_runs_just_below_and_above(found):
     # Independent single runs confirm the bracket: the network keeps up just below the
     # reported saturation and falls behind just above it.
-    cfg, res = found
+    cfg, res, _ = found
     below = flitsim.run(small_dragonfly(**BASE, traffic={"load": res.saturation - 0.03}),
                         backend="cpu")
     above = flitsim.run(small_dragonfly(**BASE, traffic={"load": res.upper + 0.03}),
@@ -97,3 +110,63 @@ def test_tolerance_below_rounding_still_terminates(monkeypatch):
     probed = [x for c in calls for x in c]
     assert len(set(probed)) == len(probed)           # no load simulated twice
     assert res.saturation <= knee < res.upper <= res.saturation + 2e-9
+
+
+def _fake_engine(monkeypatch, knee, plateau):
+    """The engine replaced by a network that accepts min(load, plateau) and is saturated above
+    `knee`; returns the list of each run's loads."""
+    from types import SimpleNamespace
+    from flitsim import engine
+    calls = []
+
+    def fake(cfg, loads, backend=None, threads=None, **kw):
+        calls.append(list(loads))
+        return [SimpleNamespace(load=x, offered=x, accepted=min(x, plateau), latency_mean=1.0,
+                                saturated=x > knee, drained=x <= knee) for x in loads]
+
+    monkeypatch.setattr(engine, "run_replicas", fake)
+    return calls
+
+
+def test_guided_search_probes_the_predicted_knee(monkeypatch):
+    # Accepted rule: the knee is where the plateau falls below 0.95 x load. One probe per run:
+    # load 1.0 shows the plateau 0.6, the next probe goes to 0.6 / 0.95 and the bracket closes
+    # in a few runs; bisection needs log2(1 / 0.005) = 8.
+    knee = 0.6 / 0.95 - 0.001
+    calls = _fake_engine(monkeypatch, knee, plateau=0.6)
+    res = flitsim.saturate(small_dragonfly(**BASE), tolerance=0.005, probes=1)
+    assert calls[0] == [1.0]
+    assert abs(calls[1][0] - 0.6 / 0.95) < 1e-6
+    assert res.saturation <= knee < res.upper <= res.saturation + 0.005 + 1e-12
+    assert res.engine_runs <= 4
+    calls.clear()
+    plain = flitsim.saturate(small_dragonfly(**BASE), tolerance=0.005, probes=1, guided=False)
+    assert plain.saturation <= knee < plain.upper and plain.engine_runs >= 8
+
+
+@pytest.mark.parametrize("knee", [0.45, 0.2, 0.9])
+def test_a_wrong_prediction_costs_runs_not_correctness(monkeypatch, knee):
+    # The knee far from plateau / 0.95 (a network saturated by undelivered packets first, or
+    # one whose throughput collapses past the knee): the search widens its region on the
+    # knee's side and still brackets it within the tolerance.
+    calls = _fake_engine(monkeypatch, knee, plateau=0.6)
+    for probes in (1, 8):
+        calls.clear()
+        res = flitsim.saturate(small_dragonfly(**BASE), tolerance=0.005, probes=probes)
+        assert res.saturation <= knee < res.upper <= res.saturation + 0.005 + 1e-12
+        assert len(calls) <= 14
+        probed = [x for c in calls for x in c]
+        assert len(set(probed)) == len(probed)           # no load simulated twice
+
+
+def test_no_prediction_under_the_latency_rule(monkeypatch):
+    # The latency rule does not tie the knee to the plateau: the search bisects.
+    calls = _fake_engine(monkeypatch, 0.5, plateau=0.6)
+    cfg = small_dragonfly(sim={**BASE["sim"], "saturation": "latency", "latency_threshold": 500})
+    flitsim.saturate(cfg, tolerance=0.01, probes=1)
+    assert [c[0] for c in calls[:3]] == [1.0, 0.5, 0.75]
+
+
+def test_default_probes_per_backend():
+    from flitsim.saturate import default_probes
+    assert default_probes("cpu") == 1 and default_probes("cuda") == 8

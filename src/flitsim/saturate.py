@@ -8,11 +8,16 @@ criterion, a mean packet latency at most ``sim.latency_threshold``; ``"stable"``
 accepted rate settled over the window. The saturation load is the highest sustained load
 found; the search stops once the lowest saturated load above it is at most ``tolerance`` away.
 
-Each round probes ``probes`` loads spread evenly inside the current bracket, all as
-replicas of ONE engine run (``engine.run_replicas``), so a round costs one simulation of
-the network with ``probes`` replicas and the bracket shrinks by a factor ``probes + 1``
-per round (the first round, over (0, 1], by ``probes``). With the defaults (8 probes,
-tolerance 0.005) that is three engine runs.
+Each round probes ``probes`` loads as replicas of ONE engine run (``engine.run_replicas``):
+round 1 evenly over (lower, upper]; later rounds around the knee the plateau predicts (under
+the default rule a load is saturated once what the network accepts at most, the plateau P,
+falls below (1 - sim.saturation_tolerance) x load, so the knee is near P / (1 - tolerance)),
+widening on the side where the knee turns out to lie when the prediction is off, and
+bisecting the bracket once the knee is inside it. Only probes decide the answer; the
+prediction only decides where to probe. On the CPU a replica inside one run costs as much as
+a run of its own, so the default there is one probe per run (the fewest probes in all);
+on a GPU eight, simulated side by side (``default_probes``). docs/experiments.md has the
+measured costs (benchmarks/saturate_cost.py).
 """
 from __future__ import annotations
 
@@ -23,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-__all__ = ["saturate", "SaturationResult", "Probe", "CRITERION"]
+__all__ = ["saturate", "SaturationResult", "Probe", "CRITERION", "default_probes"]
 
 CRITERION = ("a load is sustained when its replica is not saturated: every measured packet "
              "delivered within sim.drain_limit cycles after the window and, by sim.saturation, "
@@ -49,11 +54,12 @@ class Probe:
     saturated: bool
     drained: bool
     round: int              # engine run (0-based) that simulated it
+    cycles: int = 0         # cycles its replica ran (window, then drain): the search's cost
 
     def as_dict(self) -> dict[str, Any]:
         return dict(load=self.load, offered=self.offered, accepted=self.accepted,
                     latency=self.latency, saturated=self.saturated, drained=self.drained,
-                    round=self.round)
+                    round=self.round, cycles=self.cycles)
 
 
 @dataclass
@@ -70,6 +76,12 @@ class SaturationResult:
     tolerance: float
     criterion: str = CRITERION
     config: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def replica_cycles(self) -> int:
+        """Cycles simulated over all replicas of all engine runs: the search's cost, free of
+        the machine's speed (benchmarks/saturate_cost.py)."""
+        return sum(p.cycles for p in self.probes)
 
     @property
     def bracket(self) -> tuple[float, float]:
@@ -89,7 +101,7 @@ class SaturationResult:
                     latency_at_saturation=self.latency_at_saturation,
                     max_accepted=self.max_accepted, tolerance=self.tolerance,
                     engine_runs=self.engine_runs, replicas_per_run=self.replicas_per_run,
-                    wall_seconds=self.wall_seconds, criterion=self.criterion,
+                    replica_cycles=self.replica_cycles, wall_seconds=self.wall_seconds, criterion=self.criterion,
                     probes=[p.as_dict() for p in self.probes])
 
 
@@ -97,24 +109,26 @@ def _round_load(x: float) -> float:
     return round(x, 9)  # readable probe loads; far below any meaningful tolerance
 
 
-def saturate(config: dict, tolerance: float = 0.005, probes: int = 8,
+def saturate(config: dict, tolerance: float = 0.005, probes: int | None = None,
              backend: str | None = None, progress: bool | Callable | None = None,
              threads: int | None = None, lower: float = 0.0,
-             upper: float = 1.0) -> SaturationResult:
+             upper: float = 1.0, guided: bool = True) -> SaturationResult:
     """Find the saturation load of ``config`` (its ``traffic.load`` is ignored).
 
     tolerance: stop when the bracket (highest sustained, lowest saturated) is this narrow.
-    probes: loads per engine run (replicas of one run).
+    probes: loads per engine run (replicas of one run); None (default): default_probes(backend).
     progress: True for a progress line on stderr (ETA from the rounds the bracket needs and
     the cycles of the running one), None (default) for one in an interactive session only,
     or a callable(round, lo, hi, probes) called after each round.
     lower, upper: the initial bracket; `upper` itself is probed in the first round.
+    guided: under sim.saturation = "accepted", aim the rounds after the first at the load the
+    plateau predicts (module docstring); False: plain bisection of the bracket.
     Raises ValueError for a bad argument; engine errors (deadlock) propagate.
     """
-    from . import engine
     from .config import normalize
-
     from .limits import MAX_REPLICAS
+    if probes is None:
+        probes = default_probes(backend)
     if not (isinstance(probes, int) and not isinstance(probes, bool) and 1 <= probes <= MAX_REPLICAS):
         raise ValueError(f"probes: must be an integer in [1, {MAX_REPLICAS}], got {probes!r}")
     if not (isinstance(tolerance, (int, float)) and math.isfinite(tolerance) and tolerance > 0):
@@ -124,75 +138,143 @@ def saturate(config: dict, tolerance: float = 0.005, probes: int = 8,
     cfg = normalize(config)
     cfg.pop("sweep", None)
     start = time.monotonic()
-    lo, hi = float(lower), float(upper)
-    hi_saturated = False          # is `hi` known to be saturated (probed), or just a bound?
-    found: list[Probe] = []
-    best_lo: Probe | None = None
-    runs = 0
-    from .progress import Reporter, enabled
-    progress = enabled(progress)
-    line = Reporter("saturate") if progress is True else None
-    rounds = _rounds_needed(hi - lo, tolerance, probes)
+    search = _Search(cfg, tolerance, probes, backend, threads, progress, lower, upper, guided)
+    search.run()
+    return search.result(start)
 
-    from .progress import RunLength
-    length = RunLength()   # rounds with saturated probes drain long: learnt for the ETA
-    drain_limit = int(cfg["sim"]["drain_limit"])
-    window = int(cfg["sim"]["warmup"]) + int(cfg["sim"]["measure"])
 
-    def during(cycle: int, window_end: int, _done: int, _fraction: float = -1.0) -> None:
-        share = cycle / length.expected(window_end, drain_limit, cycle) if window_end > 0 else 0.0
-        line.update(f"round {runs + 1}/~{rounds}, bracket [{lo:.4f}, {hi:.4f}], cycle {cycle:,}",
-                    (runs + share) / max(rounds, runs + 1))
-    while True:
-        if runs == 0:
-            loads = [lo + (hi - lo) * i / probes for i in range(1, probes + 1)]
-        else:
-            loads = [lo + (hi - lo) * i / (probes + 1) for i in range(1, probes + 1)]
-        # Only new loads strictly inside the bracket (the first round also probes `upper`):
-        # once rounding leaves none, the bracket cannot shrink further and the search ends,
-        # whatever the tolerance (a tolerance below the rounding step used to loop forever).
-        probed = {p.load for p in found}
-        loads = sorted({x for x in map(_round_load, loads)
-                        if lo < x and (x < hi or (runs == 0 and x <= hi)) and x not in probed})
-        if not loads:
-            break
-        results = engine.run_replicas(cfg, loads, backend=backend, threads=threads,
-                                      progress=during if line else False)
-        batch = [Probe(load=r.load, offered=r.offered, accepted=r.accepted,
-                       latency=r.latency_mean, saturated=bool(r.saturated),
-                       drained=bool(r.drained), round=runs) for r in results]
-        found.extend(batch)
-        runs += 1
-        length.observe(window, int(getattr(results[0], "cycles", window)))  # stand-ins in tests lack it
+def default_probes(backend: str | None) -> int:
+    """Loads per engine run when none is given: 8 on a GPU, which simulates replicas side by
+    side; 1 on the CPU, where a replica costs as much inside one run as in a run of its own,
+    so the search that needs the fewest probes, one after the other, is also the fastest."""
+    from .runner import available_backends
+    chosen = backend if backend not in (None, "auto") else available_backends()[0]
+    return 8 if chosen == "cuda" else 1
+
+
+class _Search:
+    """Batched bisection over a bracket [lo, hi] of offered load: each round probes `probes`
+    loads inside `region` as replicas of one engine run, then moves lo to the highest
+    sustained probe and hi to the lowest saturated one. The region is the whole bracket, or,
+    once a saturated probe predicts the knee, `probes` loads `tolerance` apart around it."""
+
+    def __init__(self, cfg, tolerance, probes, backend, threads, progress, lower, upper, guided):
+        from .progress import Reporter, RunLength, enabled
+        self.cfg, self.tolerance, self.probes = cfg, tolerance, probes
+        self.backend, self.threads = backend, threads
+        self.progress = enabled(progress)
+        self.lower = lower
+        self.lo, self.hi = float(lower), float(upper)
+        self.hi_saturated = False      # is `hi` known to be saturated (probed), or just a bound?
+        self.best_lo: Probe | None = None
+        self.region = (self.lo, self.hi)
+        self.found: list[Probe] = []
+        self.runs = 0
+        sim = cfg["sim"]
+        # Only the throughput rule ties the knee to the plateau (module docstring).
+        self.knee_factor = (1.0 / (1.0 - float(sim["saturation_tolerance"]))
+                            if guided and sim.get("saturation", "accepted") == "accepted" else None)
+        self.line = Reporter("saturate") if self.progress is True else None
+        self.length = RunLength()    # rounds with saturated probes drain long: learnt for the ETA
+        self.drain_limit = int(sim["drain_limit"])
+        self.window = int(sim["warmup"]) + int(sim["measure"])
+
+    def _loads(self) -> list[float]:
+        a, b = self.region
+        # The unprobed upper bound is probed itself; otherwise only new loads strictly inside
+        # the bracket are (its ends are known already).
+        with_b = b == self.hi and not self.hi_saturated
+        k = self.probes if with_b else self.probes + 1
+        loads = [a + (b - a) * i / k for i in range(1, self.probes + 1)]
+        # Once rounding leaves no new load inside the bracket, it cannot shrink further and the
+        # search ends, whatever the tolerance (a tolerance below the rounding step used to loop
+        # forever).
+        probed = {p.load for p in self.found}
+        return sorted({x for x in map(_round_load, loads)
+                       if self.lo < x and (x < self.hi or (with_b and x <= self.hi))
+                       and x not in probed})
+
+    def _during(self, cycle: int, window_end: int, _done: int, _fraction: float = -1.0) -> None:
+        rounds = self.runs + _rounds_needed(self.hi - self.lo, self.tolerance, self.probes)
+        share = cycle / self.length.expected(window_end, self.drain_limit, cycle) if window_end > 0 else 0.0
+        self.line.update(f"round {self.runs + 1}/~{rounds}, bracket [{self.lo:.4f}, {self.hi:.4f}], "
+                         f"cycle {cycle:,}", (self.runs + share) / max(rounds, self.runs + 1))
+
+    def run(self) -> None:
+        from . import engine
+        while True:
+            loads = self._loads()
+            if not loads:
+                break
+            results = engine.run_replicas(self.cfg, loads, backend=self.backend, threads=self.threads,
+                                          progress=self._during if self.line else False)
+            batch = [Probe(load=r.load, offered=r.offered, accepted=r.accepted,
+                           latency=r.latency_mean, saturated=bool(r.saturated),
+                           drained=bool(r.drained), round=self.runs,
+                           cycles=int(getattr(r, "cycles", self.window)))  # stand-ins in tests lack it
+                     for r in results]
+            self.found.extend(batch)
+            self.runs += 1
+            self.length.observe(self.window, batch[0].cycles)
+            self._update(batch)
+            if self.line is not None:
+                _report(self.line, self.runs, self.lo, self.hi, batch)
+            elif callable(self.progress):
+                self.progress(self.runs, self.lo, self.hi, batch)
+            if self.hi - self.lo <= self.tolerance + 1e-12:
+                break
+        if self.line is not None:
+            self.line.close()
+
+    def _update(self, batch: list[Probe]) -> None:
         # The new hi is the lowest saturated probe; the new lo the highest sustained probe
         # below it (a sustained probe above a saturated one is noise near the knee).
         sat = [p for p in batch if p.saturated]
         if sat:
-            hi, hi_saturated = min(p.load for p in sat), True
-        below = [p for p in batch if not p.saturated and p.load < hi]
+            self.hi, self.hi_saturated = min(p.load for p in sat), True
+        below = [p for p in batch if not p.saturated and p.load < self.hi]
         if below:
             top = max(below, key=lambda p: p.load)
-            if top.load > lo:
-                lo, best_lo = top.load, top
-        if not hi_saturated and not sat:
-            lo = hi  # even the upper bound is sustained: nothing left to search
-        if line is not None:
-            _report(line, runs, lo, hi, batch)
-        elif callable(progress):
-            progress(runs, lo, hi, batch)
-        if hi - lo <= tolerance + 1e-12:
-            break
-    if line is not None:
-        line.close()
-    max_acc = max((p.accepted for p in found), default=float("nan"))
-    return SaturationResult(
-        saturation=lo if best_lo is not None else float(lower),
-        upper=hi,
-        accepted_at_saturation=best_lo.accepted if best_lo else float("nan"),
-        latency_at_saturation=best_lo.latency if best_lo else float("nan"),
-        max_accepted=max_acc, probes=found, engine_runs=runs, replicas_per_run=probes,
-        wall_seconds=time.monotonic() - start, tolerance=float(tolerance),
-        criterion=criterion_of(cfg), config=cfg)
+            if top.load > self.lo:
+                self.lo, self.best_lo = top.load, top
+        a, b = self.region
+        if not self.hi_saturated and not sat and b == self.hi:
+            self.lo = self.hi  # even the upper bound is sustained: nothing left to search
+        self.region = self._next_region(bool(sat), bool(below), b - a)
+
+    def _next_region(self, any_saturated: bool, any_sustained: bool, width: float) -> tuple[float, float]:
+        knee = self._predicted_knee()
+        if knee is not None and self.lo < knee < self.hi:
+            half = (self.probes + 1) * self.tolerance / 2  # probes `tolerance` apart
+            return max(self.lo, knee - half), min(self.hi, knee + half)
+        if any_saturated and any_sustained:
+            return self.lo, self.hi
+        # The knee lies beyond this round's region (a prediction that was off): twice its width
+        # on that side, so a wrong prediction costs a few probes, never a search from scratch.
+        step = max(2 * width, (self.probes + 1) * self.tolerance)
+        if any_saturated:
+            return max(self.lo, self.hi - step), self.hi
+        return self.lo, min(self.hi, self.lo + step)
+
+    def _predicted_knee(self) -> float | None:
+        """Under the throughput rule a load L is saturated once the plateau P (what the network
+        accepts when offered more than it carries) falls below (1 - tolerance) x L: the knee
+        is near P / (1 - sim.saturation_tolerance), P being the most any saturated probe accepted."""
+        if self.knee_factor is None:
+            return None
+        plateau = max((p.accepted for p in self.found if p.saturated), default=None)
+        return None if plateau is None else _round_load(plateau * self.knee_factor)
+
+    def result(self, start: float) -> SaturationResult:
+        return SaturationResult(
+            saturation=self.lo if self.best_lo is not None else float(self.lower),
+            upper=self.hi,
+            accepted_at_saturation=self.best_lo.accepted if self.best_lo else float("nan"),
+            latency_at_saturation=self.best_lo.latency if self.best_lo else float("nan"),
+            max_accepted=max((p.accepted for p in self.found), default=float("nan")),
+            probes=self.found, engine_runs=self.runs, replicas_per_run=self.probes,
+            wall_seconds=time.monotonic() - start, tolerance=float(self.tolerance),
+            criterion=criterion_of(self.cfg), config=self.cfg)
 
 
 def _rounds_needed(width: float, tolerance: float, probes: int) -> int:

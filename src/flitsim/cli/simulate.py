@@ -194,9 +194,10 @@ def _add_saturate(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "saturate", formatter_class=_Formatter, epilog=SATURATE_EXAMPLES,
         help="find the highest offered load the network sustains",
-        description="Search the saturation load by bisection over batched replicas: each\n"
-                    "engine run simulates --probes loads inside the current bracket, until\n"
-                    "the bracket is narrower than --tolerance. Prints first the throughput\n"
+        description="Search the saturation load over batched replicas: each engine run\n"
+                    "simulates --probes loads inside the current bracket, aimed at the knee\n"
+                    "the plateau predicts, until the bracket is narrower than --tolerance\n"
+                    "(docs/experiments.md). Prints first the throughput\n"
                     "(the plateau: the highest accepted rate of any probe), then the offered-\n"
                     "load bracket. A load is sustained when its replica is not saturated:\n"
                     "every measured packet delivered within sim.drain_limit cycles and\n"
@@ -205,8 +206,9 @@ def _add_saturate(sub: argparse._SubParsersAction) -> None:
     _add_config_args(p)
     p.add_argument("--tolerance", type=_positive_float, default=0.005, metavar="X",
                    help="width of the final bracket, flits/node/cycle (default 0.005)")
-    p.add_argument("--probes", type=_positive_int, default=8, metavar="K",
-                   help="loads (replicas) per engine run (default 8)")
+    p.add_argument("--probes", type=_positive_int, default=None, metavar="K",
+                   help="loads (replicas) per engine run (default: 8 on a GPU, 1 on the CPU, "
+                        "where replicas of one run cost as much as runs of their own)")
     _add_engine_args(p)
     p.set_defaults(func=cmd_saturate)
 
