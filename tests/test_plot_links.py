@@ -46,6 +46,8 @@ def _expected(r, cls):
     {"kind": "dragonfly", "p": 2, "a": 4, "h": 2},
     {"kind": "hyperx", "widths": [3, 3], "terminals": 2},
     {"kind": "fattree", "k": 2, "n": 3},
+    {"kind": "torus", "widths": [4, 3]},
+    {"kind": "mesh", "widths": [3, 3], "terminals": 2},
 ])
 def test_heat_maps_show_the_recorded_counts(tmp_path, topo):
     cfg = small_dragonfly(traffic={"load": 0.3}, router={"vcs": 4})
@@ -53,7 +55,7 @@ def test_heat_maps_show_the_recorded_counts(tmp_path, topo):
     r, cfg, path = _run(cfg, tmp_path)
     fig = links_figure(r, cfg)
     classes = [c for c in range(len(r.class_names)) if (r.port_class == c).any()]
-    layout = topo["kind"] in ("dragonfly", "hyperx")
+    layout = True     # every kind here has a layout drawing
     assert len(fig.axes) == len(classes) + layout + 1          # + the colour bar
     for ax, c in zip(fig.axes, classes):
         shown = np.asarray(ax.images[0].get_array().filled(np.nan), dtype=float)
@@ -97,3 +99,24 @@ def test_links_refuses_a_sweep_file(tmp_path, capsys):
           progress=False)
     assert main(["plot", str(tmp_path / "s.h5"), "--links"]) == 2
     assert "--links draws one run's channels" in capsys.readouterr().err
+
+
+def test_layout_positions_follow_the_topology(tmp_path):
+    # Torus/mesh routers sit on their grid (dimension 0 across, 1 down); fat-tree levels are
+    # rows, the lowest at the bottom.
+    from flitsim.plot.links import _layout
+    import flitsim.topology as topology
+    for topo in ({"kind": "torus", "widths": [4, 3]}, {"kind": "fattree", "k": 2, "n": 3}):
+        cfg = normalize(small_dragonfly(router={"vcs": 4}) | {"topology": dict(topo)})
+        kind, pos = _layout(None, cfg)
+        coords = np.asarray(topology.build(cfg).router_coords)
+        if topo["kind"] == "torus":
+            assert kind == "torus"
+            np.testing.assert_array_equal(pos[:, 0], coords[:, 0])
+            np.testing.assert_array_equal(pos[:, 1], -coords[:, 1])
+        else:
+            assert kind == "levels"
+            np.testing.assert_array_equal(pos[:, 1], 3.0 * coords[:, 0])
+            for lv in np.unique(coords[:, 0]):   # a row's routers in index order, evenly spaced
+                xs = pos[coords[:, 0] == lv, 0][np.argsort(coords[coords[:, 0] == lv, 1])]
+                assert np.all(np.diff(xs) > 0) and np.allclose(np.diff(xs), np.diff(xs)[0])

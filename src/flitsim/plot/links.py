@@ -6,8 +6,9 @@ One heat map per channel class, for any topology: a router-by-router matrix for 
 router-to-router classes (entry [r, s]: flits/cycle from r to s, parallel links summed) and a
 router-by-terminal-port matrix for the terminal class (flits/cycle ejected to each node).
 For the topologies with a natural layout a drawing is added: dragonfly groups on a circle
-with their global links, HyperX routers on their grid; each link coloured by the busier of
-its two directions.
+with their global links, HyperX, torus and mesh routers on their grid (a torus's wrap-around
+links bowed), fat-tree and OFT levels as rows; each link coloured by the busier of its two
+directions.
 """
 from __future__ import annotations
 
@@ -68,13 +69,22 @@ def _layout(r: Any, config: dict) -> tuple[str, np.ndarray] | None:
     """(kind, x-y position of each router) for the topologies with a natural drawing."""
     from .. import topology
     kind = config.get("topology", {}).get("kind")
-    if kind not in ("dragonfly", "hyperx"):
+    if kind not in ("dragonfly", "hyperx", "torus", "mesh", "fattree", "oft"):
         return None
     t = topology.build(config)
     coords = np.asarray(t.router_coords)
     names = list(t.coord_names)
     R = t.num_routers
     pos = np.zeros((R, 2))
+    if names == ["level", "index"]:
+        # Levels as rows, lowest at the bottom; each row spread over the same width.
+        level, index = coords[:, 0], coords[:, 1]
+        for lv in np.unique(level):
+            at = level == lv
+            n = int(index[at].max()) + 1
+            pos[at, 0] = (index[at] + 0.5) / n * 8.0
+            pos[at, 1] = 3.0 * lv      # rows 3 apart: the links between them stay readable
+        return "levels", pos
     if kind == "dragonfly":
         gi = names.index("group") if "group" in names else 0
         g = coords[:, gi]
@@ -93,8 +103,8 @@ def _layout(r: Any, config: dict) -> tuple[str, np.ndarray] | None:
             pos[rr] = (big * math.cos(th) + small * math.cos(ph),
                        big * math.sin(th) + small * math.sin(ph))
         return kind, pos
-    # HyperX: dimension 0 across, dimension 1 down, further dimensions as tiles of that grid
-    # laid out in a square-ish arrangement of their own.
+    # HyperX, torus, mesh: dimension 0 across, dimension 1 down, further dimensions as tiles
+    # of that grid laid out in a square-ish arrangement of their own.
     w = [int(coords[:, i].max()) + 1 for i in range(coords.shape[1])]
     tiles = int(np.prod(w[2:])) if len(w) > 2 else 1
     cols = int(math.ceil(math.sqrt(tiles)))
@@ -122,7 +132,10 @@ def _draw_layout(ax, r: Any, kind: str, pos: np.ndarray, cmap, norm) -> None:
         if q < p:
             continue                   # one line per link
         a, b = pos[port_router[p]], pos[port_router[q]]
-        if kind == "hyperx":           # bow the line so that links along a row stay apart
+        # Bow HyperX lines so that the links along a row stay apart, and a torus's wrap-around
+        # links so that they do not run over the row's neighbour links.
+        bow = kind == "hyperx" or (kind == "torus" and np.abs(b - a).max() > 1.5)
+        if bow:
             mid = (a + b) / 2 + 0.15 * np.array([-(b - a)[1], (b - a)[0]])
             t = np.linspace(0, 1, 9)[:, None]
             pts = (1 - t) ** 2 * a + 2 * (1 - t) * t * mid + t ** 2 * b
@@ -138,8 +151,11 @@ def _draw_layout(ax, r: Any, kind: str, pos: np.ndarray, cmap, norm) -> None:
     ax.set_aspect("equal")
     ax.autoscale()
     ax.axis("off")
-    ax.set_title("dragonfly: groups on a circle" if kind == "dragonfly"
-                 else "HyperX grid (dimension 0 across, 1 down; tiles: dimension 2+)", fontsize=9)
+    titles = {"dragonfly": "dragonfly: groups on a circle",
+              "levels": "levels as rows (lowest at the bottom)"}
+    grid = {"hyperx": "HyperX", "torus": "torus", "mesh": "mesh"}.get(kind, kind)
+    ax.set_title(titles.get(kind, f"{grid} grid (dimension 0 across, 1 down; tiles: dimension 2+)"),
+                 fontsize=9)
 
 
 def links_figure(r: Any, config: dict, style: str = "default"):
@@ -165,7 +181,10 @@ def links_figure(r: Any, config: dict, style: str = "default"):
         ax.set_title(f"{name} channels", fontsize=9)
         ax.set_xlabel("terminal port" if name == "terminal" else "to router")
         from matplotlib.ticker import MaxNLocator
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        if mats[c].shape[1] <= 8:     # few columns: one tick each (the locator would add halves)
+            ax.set_xticks(range(mats[c].shape[1]))
+        else:
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel("router")
     if layout is not None:
         _draw_layout(axes[0][-1], r, layout[0], layout[1], cmap, norm)
