@@ -18,7 +18,18 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-__all__ = ["parse_value", "sweep_values"]
+__all__ = ["parse_value", "sweep_values", "RELATIVE_TO_SATURATION", "saturation_fraction"]
+
+# A swept traffic.load written "saturation*F" is the fraction F of the point's own saturation
+# load, found by a saturation search before the sweep runs (docs/experiments.md).
+RELATIVE_TO_SATURATION = "saturation*"
+
+
+def saturation_fraction(value: Any) -> float | None:
+    """F of a load written "saturation*F", None for any other value."""
+    if isinstance(value, str) and value.startswith(RELATIVE_TO_SATURATION):
+        return float(value[len(RELATIVE_TO_SATURATION):])
+    return None
 
 
 def parse_value(text: str) -> Any:
@@ -66,6 +77,8 @@ def sweep_values(spec: str, value: Any) -> list[Any]:
         text = value.strip()
         if not text:
             raise ConfigError(f'sweep "{spec}": no values')
+        if text.startswith(RELATIVE_TO_SATURATION):
+            return _fractions_of_saturation(spec, text[len(RELATIVE_TO_SATURATION):])
         if ":" in text and not text.startswith(("[", '"', "'")):
             return _range_values(spec, text)
         items = [t.strip() for t in _split_top_level(text)]
@@ -78,6 +91,16 @@ def sweep_values(spec: str, value: Any) -> list[Any]:
         return list(value)
     raise ConfigError(f'sweep "{spec}": values must be a list or a "start:stop:step" range, '
                       f'got {_show(value)}')
+
+
+def _fractions_of_saturation(spec: str, text: str) -> list[str]:
+    """"saturation*0.1:1.1:0.1" or "saturation*0.5,0.9,1" -> ["saturation*0.1", ...]."""
+    fractions = sweep_values(spec, text) if text.strip() else []
+    if not fractions or not all(_is_number(f) and math.isfinite(f) and f > 0 for f in fractions):
+        raise ConfigError(f'sweep "{spec}": {RELATIVE_TO_SATURATION}F needs fractions F > 0 '
+                          f'(a range or a list, e.g. {RELATIVE_TO_SATURATION}0.1:1.1:0.1), '
+                          f'got "{text}"')
+    return [f"{RELATIVE_TO_SATURATION}{float(f)!r}" for f in fractions]
 
 
 def _split_top_level(text: str) -> list[str]:

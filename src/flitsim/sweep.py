@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from .config import ConfigError, check_sweep_key, normalize, sweep_values
+from .config_values import RELATIVE_TO_SATURATION, saturation_fraction
 from .limits import MAX_REPLICAS, MAX_SWEEP_POINTS
 
 __all__ = ["sweep", "parse_over", "plan", "SweepResult", "SweepStatus", "Batch",
@@ -66,12 +67,17 @@ def _set(cfg: dict, key: str, value: Any) -> None:
 
 
 def plan(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | None = None,
-         max_replicas: int | None = None) -> tuple[list[str], list[dict], list[dict], list[Batch]]:
+         max_replicas: int | None = None,
+         saturation_of: Callable[[dict], float] | None = None
+         ) -> tuple[list[str], list[dict], list[dict], list[Batch]]:
     """(keys, points, point configs, batches) of a sweep, every point validated.
 
     ``over`` defaults to the config's ``[sweep] over``; given, it replaces it (command-line
     ``--over`` replaces the file's table). Points are in cartesian order, the first key
-    varying slowest.
+    varying slowest. A ``traffic.load`` written ``"saturation*F"`` becomes F x the saturation
+    load ``saturation_of(cfg)`` gives for the point's configuration (called once per
+    combination of the other keys, seed aside); None: 1.0, which validates the points
+    without searching.
     """
     base = copy.deepcopy(dict(config))
     table = base.pop("sweep", None) or {}
@@ -95,27 +101,39 @@ def plan(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | None = N
         sizes = " x ".join(f"{len(over[k])} ({k})" for k in keys)
         raise ConfigError(f"sweep.over: {sizes} = {total} points; at most {MAX_SWEEP_POINTS} per sweep "
                           f"(split it into several sweeps)")
+    fractions = _saturation_fractions(over)
+    saturations: dict[str, float] = {}
     points, cfgs = [], []
     for combo in itertools.product(*(over[k] for k in keys)):
         point = dict(zip(keys, combo))
         cfg = copy.deepcopy(base)
         for k, v in point.items():
             _set(cfg, k, v)
+        fraction = fractions.get(point.get("traffic.load"))
+        if fraction is not None:
+            _set(cfg, "traffic.load", 0.5)    # a stand-in until the saturation load is known
         try:
             cfg = normalize(cfg)
         except ConfigError as e:
             shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in point.items())
             raise ConfigError(f"sweep point {shown}: {e}") from None
+        if fraction is not None:
+            shape = _shape(cfg)
+            if shape not in saturations:
+                saturations[shape] = saturation_of(cfg) if saturation_of else 1.0
+            if saturations[shape] <= 0:
+                shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in point.items() if k != "traffic.load")
+                raise ConfigError(f"sweep point {shown}: no load is sustained (saturation 0), so "
+                                  f"traffic.load cannot be a fraction of it")
+            load = min(1.0, round(fraction * saturations[shape], 6))
+            cfg["traffic"]["load"] = point["traffic.load"] = load
         points.append(point)
         cfgs.append(cfg)
     _drop_unread_keys(cfgs)
     # Group by everything except the replica keys, keeping first-appearance order.
     groups: dict[str, list[int]] = {}
     for i, cfg in enumerate(cfgs):
-        shape = copy.deepcopy(cfg)
-        shape["traffic"].pop("load")
-        shape["sim"].pop("seed")
-        groups.setdefault(json.dumps(shape, sort_keys=True), []).append(i)
+        groups.setdefault(_shape(cfg), []).append(i)
     batches = []
     for members in groups.values():
         for s in range(0, len(members), max_replicas):
@@ -124,6 +142,40 @@ def plan(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | None = N
                                  loads=[cfgs[i]["traffic"]["load"] for i in chunk],
                                  seeds=[cfgs[i]["sim"]["seed"] for i in chunk]))
     return keys, points, cfgs, batches
+
+
+def _shape(cfg: dict) -> str:
+    """A point's configuration without the replica keys: what one engine run shares."""
+    shape = copy.deepcopy(cfg)
+    shape["traffic"].pop("load")
+    shape["sim"].pop("seed")
+    return json.dumps(shape, sort_keys=True)
+
+
+def _shape_keys(cfg: dict, keys: Sequence[str]) -> dict:
+    """The swept keys other than the replica keys, as cfg has them."""
+    return {k: cfg[k.partition(".")[0]][k.partition(".")[2]] for k in keys if k not in REPLICA_KEYS}
+
+
+def _saturation_fractions(over: Mapping[str, Sequence[Any]]) -> dict[str, float]:
+    """{"saturation*F": F} of the swept loads written so; refused on any other key."""
+    out = {}
+    for key, values in over.items():
+        for v in values:
+            if not (isinstance(v, str) and v.startswith(RELATIVE_TO_SATURATION)):
+                continue
+            if key != "traffic.load":
+                raise ConfigError(f'sweep "{key}": only traffic.load may be swept as '
+                                  f'{RELATIVE_TO_SATURATION}F, got "{v}"')
+            try:
+                f = saturation_fraction(v)
+            except ValueError:
+                f = None
+            if f is None or not (math.isfinite(f) and f > 0):
+                raise ConfigError(f'sweep "{key}": {RELATIVE_TO_SATURATION}F needs a fraction '
+                                  f'F > 0, got "{v}"')
+            out[v] = f
+    return out
 
 
 def _drop_unread_keys(cfgs: list[dict]) -> None:
@@ -242,9 +294,28 @@ def sweep(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | Sequenc
     elif cluster_workers is not None or slurm_options:
         raise ConfigError("sweep: cluster_workers and slurm_options need a cluster")
     base = normalize({k: v for k, v in dict(config).items() if k != "sweep"})
-    base["sweep"] = {"over": {k: _distinct(p[k] for p in points) for k in keys}}
     check_output(output, force=force, kind="sweep",
                  expected_bytes=_expected_output_bytes(batches, output))
+    found: list[dict] = []
+    if _saturation_fractions(over if over is not None else
+                             (dict(config).get("sweep") or {}).get("over") or {}):
+        # Loads written as fractions of saturation: one saturation search per combination of
+        # the other keys (seed: the combination's first), then the plan with the real loads.
+        def saturation_of(cfg: dict) -> float:
+            from .saturate import saturate
+            where = _shape_keys(cfg, keys)
+            shown = enabled(progress) is True
+            if shown:
+                print("sweep: saturation search for " + (", ".join(
+                    f"{k}={json.dumps(v)}" for k, v in where.items()) or "the config"), file=sys.stderr)
+            res = saturate(cfg, backend=backend, threads=threads, progress=shown)
+            found.append({"config": where, "saturation": res.saturation, "upper": res.upper})
+            return res.saturation
+        from .progress import enabled
+        keys, points, cfgs, batches = plan(config, over, max_replicas, saturation_of)
+    base["sweep"] = {"over": {k: _distinct(p[k] for p in points) for k in keys}}
+    if found:
+        base["sweep"]["saturation_loads"] = found
     with sweep_lock(output):
         return _run_locked(keys, points, cfgs, batches, base, output, backend, progress,
                            threads, cluster, cluster_workers, slurm_options)

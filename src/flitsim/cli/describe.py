@@ -213,6 +213,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     head.append(("sim", f"warmup {sim.get('warmup', '-')}, measure {sim.get('measure', '-')}"))
     if sweep:
         head.append(("swept", ", ".join(keys) or "-"))
+        for found in cfg.get("sweep", {}).get("saturation_loads", []):
+            where = ", ".join(f"{k}={_fmt(v)}" for k, v in found["config"].items()) or "all points"
+            head.append(("saturation", f"{found['saturation']:.4f} (bracket [{found['saturation']:.4f}, "
+                                       f"{found['upper']:.4f}]) for {where}: loads are fractions of it"))
     head.append(("points" if sweep else "replicas", f"{done}/{len(rows)} finished"))
     print(_table(head))
     print(_points_table(keys, rows))
