@@ -251,7 +251,9 @@ examples:
 
 values: a range start:stop:step (stop included), or a comma-separated list of TOML values
 (2,3,4 or min,ugal or [4,4],[8,8]). Points that differ only in traffic.load and sim.seed
-run as replicas of one engine run.
+run as replicas of one engine run. traffic.load=saturation*0.1:1.1:0.1 (or
+saturation*0.5,0.9,1) sweeps fractions of each combination's own saturation load, found by
+a saturation search first: latency curves up to and through every knee.
 
 clusters (Dask, one engine run per task; needs pip install 'flitsim[cluster]'):
   flitsim sweep configs/dragonfly-1k.toml -o s.h5 --over traffic.load=0.1:0.9:0.1 \\
