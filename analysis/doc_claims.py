@@ -50,4 +50,8 @@ CLAIMS = (
           DF1K_SATURATE, "replica_cycles", 0, 4000),
     Claim("experiments.md", "replica-cycles in all (saturation load {})",
           DF1K_SATURATE, "saturation", 4, 0.01),
+    Claim("reproductions.md", "P3 Slim Fly q = 5 MIN under uniform {} (0.621 with",
+          ("run", "configs/papers/diameter-two-ioq.toml"), "accepted", 3, 0.005),
+    Claim("reproductions.md", "cannot (head-of-line blocking at its inputs; {} here with speedup 1)",
+          ("run", "configs/papers/diameter-two-ioq.toml", "--set", "router.speedup=1"), "accepted", 3, 0.005),
 )

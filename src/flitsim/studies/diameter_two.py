@@ -30,7 +30,7 @@ def _min_worst_case_bound(topo: dict, desc: dict) -> float | None:
 def diameter_two(out: pathlib.Path, quick: bool, backend, threads, progress) -> Outcome:
     import flitsim
     from .. import topology
-    base = _load("diameter-two")
+    base = _load("diameter-two-ioq")   # the paper's switch (the file's comments)
     over = base.pop("sweep")["over"]
     tops = D2_TOPOLOGIES_QUICK if quick else D2_TOPOLOGIES_FULL
     cells: dict[tuple[str, str, str], float] = {}
