@@ -122,18 +122,22 @@ def _finish(fig, plt, st, out: pathlib.Path, name: str, table: str, rect=None) -
 
 
 def _full_load_bars(ax, colours, groups: list, series: list, value: Callable, label: Callable,
-                    legend_y: float, marks: dict[str, Callable] | None = None) -> None:
+                    legend_y: float, marks: dict[str, Callable] | None = None,
+                    error: Callable | None = None) -> None:
     """Grouped bars of the accepted throughput at full offered load (%): a group per x tick, a
     bar per series (value(group, series) in [0, 1]), as the diameter-two and HyperX studies draw.
     marks: {legend name: f(group, series) -> value in [0, 1] or None}: a reference drawn over
-    each bar it has a value for (the bound the text cites, the paper's value)."""
+    each bar it has a value for (the bound the text cites, the paper's value).
+    error: f(group, series) -> half-width of the value's 95 % interval, drawn as an error bar."""
     import numpy as np
     width = 0.8 / len(series)
     styles = [dict(color="black", lw=1.2, ls="-"), dict(color="black", lw=1.0, ls=":")]
     drawn: dict[str, bool] = {}
     for j, sr in enumerate(series):
         xs = np.arange(len(groups)) + (j - (len(series) - 1) / 2) * width
-        ax.bar(xs, [100 * value(g, sr) for g in groups], width, color=colours[j % len(colours)], label=label(sr))
+        yerr = [100 * error(g, sr) for g in groups] if error else None
+        ax.bar(xs, [100 * value(g, sr) for g in groups], width, color=colours[j % len(colours)], label=label(sr),
+               yerr=yerr, error_kw=dict(lw=0.8, capsize=1.5, ecolor="black"))
         for k, (name, f) in enumerate((marks or {}).items()):
             for x, g in zip(xs, groups):
                 v = f(g, sr)
@@ -163,3 +167,25 @@ def _stall_note(stalls: int) -> str:
 
 def _pct(x: float) -> str:
     return "-" if not math.isfinite(x) else f"{100 * x:.1f}%"
+
+
+# The seeds of every simulated cell of the full-load studies: a cell is their mean with a 95 %
+# Student-t interval. Three is the fewest that gives an interval worth drawing (t = 4.30 for
+# two degrees of freedom; with two seeds t = 12.7 makes any interval too wide to read).
+STUDY_SEEDS = (1, 2, 3)
+
+
+def _mean_ci(values: list[float]) -> tuple[float, float]:
+    """(mean, half-width of its 95 % Student-t interval; NaN for one value)."""
+    from ..plot.series import _ci
+    finite = [v for v in values if math.isfinite(v)]
+    mean = sum(finite) / len(finite) if finite else float("nan")
+    return mean, _ci(values)
+
+
+def _pct_ci(cell: tuple[float, float]) -> str:
+    """A cell as "49.0 ± 0.4%" (mean ± 95 % half-width), or its mean alone for one seed."""
+    mean, half = cell
+    if not math.isfinite(mean):
+        return "-"
+    return f"{100 * mean:.1f} ± {100 * half:.1f}%" if math.isfinite(half) else _pct(mean)

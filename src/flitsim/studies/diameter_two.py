@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pathlib
 
-from .common import (Outcome, _finish, _full_load_bars, _load, _md, _pct, _plt, _Progress, _stall_note,
-                     _with)
+from .common import (STUDY_SEEDS, Outcome, _finish, _full_load_bars, _load, _md, _mean_ci, _pct_ci, _plt,
+                     _Progress, _stall_note, _with)
 
 
 D2_TOPOLOGIES_QUICK = {"Slim Fly q=5": {"kind": "slimfly", "q": 5},
@@ -31,9 +31,9 @@ def diameter_two(out: pathlib.Path, quick: bool, backend, threads, progress) -> 
     import flitsim
     from .. import topology
     base = _load("diameter-two-ioq")   # the paper's switch (the file's comments)
-    over = base.pop("sweep")["over"]
+    over = {**base.pop("sweep")["over"], "sim.seed": list(STUDY_SEEDS)}   # seeds: replicas of one run
     tops = D2_TOPOLOGIES_QUICK if quick else D2_TOPOLOGIES_FULL
-    cells: dict[tuple[str, str, str], float] = {}
+    seeds: dict[tuple[str, str, str], list[float]] = {}
     desc = {}
     stalls = 0
     pr = _Progress("diameter-two", len(tops), progress)
@@ -43,10 +43,11 @@ def diameter_two(out: pathlib.Path, quick: bool, backend, threads, progress) -> 
         desc[name] = topology.describe(cfg)
         sw = flitsim.sweep(cfg, over, backend=backend, threads=threads, progress=pr.batches(name))
         for p, r in zip(sw.points, sw.results):
-            cells[(name, p["routing.algorithm"], p["traffic.pattern"])] = r.accepted
+            seeds.setdefault((name, p["routing.algorithm"], p["traffic.pattern"]), []).append(r.accepted)
             stalls += r.slot_stalls
         pr.step(name)
     pr.close()
+    cells = {k: _mean_ci(v) for k, v in seeds.items()}   # (mean, 95 % half-width) over the seeds
     algs, pats = list(over["routing.algorithm"]), list(over["traffic.pattern"])
     from ..plot.style import value_words
     combos = [(a, t) for a in algs for t in pats]
@@ -55,15 +56,17 @@ def diameter_two(out: pathlib.Path, quick: bool, backend, threads, progress) -> 
         d = desc[name]
         rows.append([name, f"{d['nodes']:,}", f"{d['routers']:,}", str(d["radix"]),
                      str(d["diameter"]), f"{d['cost'] / d['nodes']:.2f}"] +
-                    [_pct(cells[(name, a, t)]) for a, t in combos])
+                    [_pct_ci(cells[(name, a, t)]) for a, t in combos])
     head = ["topology", "nodes", "routers", "radix", "diameter", "cost/node"] + [
         f"{value_words('routing.algorithm', a)} {value_words('traffic.pattern', t)}"
         for a, t in combos]
-    table = _md(head, rows) + _stall_note(stalls)
+    table = (_md(head, rows) + f"\nCells: mean ± 95 % Student-t half-width over seeds "
+             f"{', '.join(map(str, STUDY_SEEDS))}.\n" + _stall_note(stalls))
     plt, colours, markers, st = _plt()
     fig, ax = plt.subplots(figsize=(7.0, 2.4))
-    _full_load_bars(ax, colours, tops, combos, lambda n, c: cells[(n, *c)],
+    _full_load_bars(ax, colours, tops, combos, lambda n, c: cells[(n, *c)][0],
                     lambda c: f"{value_words('routing.algorithm', c[0])}, {value_words('traffic.pattern', c[1])}", 1.2,
                     marks={"MIN worst-case bound": lambda n, c: (_min_worst_case_bound(tops[n], desc[n])
-                                                                  if c == ("min", "worst-case") else None)})
+                                                                  if c == ("min", "worst-case") else None)},
+                    error=lambda n, c: cells[(n, *c)][1])
     return _finish(fig, plt, st, out, "diameter-two", table)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pathlib
 
-from .common import (Outcome, _finish, _load, _md, _pct, _plt, _Progress, _stall_note,
-                     _with)
+from .common import (STUDY_SEEDS, Outcome, _finish, _load, _md, _mean_ci, _pct, _pct_ci, _plt,
+                     _Progress, _stall_note, _with)
 
 
 DF_ROUTINGS = {  # label -> overrides
@@ -25,11 +25,11 @@ def _df_bounds(p: int) -> dict[str, float]:
 
 
 def dragonfly_valiant(out: pathlib.Path, quick: bool, backend, threads, progress) -> Outcome:
-    import flitsim
+    from .. import engine
     base = _load("dragonfly-valiant")
     base.pop("sweep", None)
     sizes = [2, 3, 4] if quick else [2, 3, 4, 5, 6, 7, 8]
-    acc: dict[tuple[int, str, str], float] = {}
+    acc: dict[tuple[int, str, str], tuple[float, float]] = {}   # (mean, 95 % half-width) over seeds
     nodes: dict[int, int] = {}
     stalls = 0
     per_size = len(DF_PATTERNS) * len(DF_ROUTINGS)
@@ -44,10 +44,12 @@ def dragonfly_valiant(out: pathlib.Path, quick: bool, backend, threads, progress
                     cfg["traffic"].pop("shift")
                 for sec, keys in ov.items():
                     cfg[sec].update(keys)
-                r = flitsim.run(cfg, backend=backend, threads=threads,
-                                progress=pr.engine(f"p={p} {pname} {label}"))
-                acc[(p, pname, label)], nodes[p] = r.accepted, r.nodes
-                stalls += r.slot_stalls
+                load = cfg["traffic"]["load"]        # the seeds: replicas of one engine run
+                rs = engine.run_replicas(cfg, [load] * len(STUDY_SEEDS), seeds=list(STUDY_SEEDS),
+                                                 backend=backend, threads=threads,
+                                                 progress=pr.engine(f"p={p} {pname} {label}"))
+                acc[(p, pname, label)], nodes[p] = _mean_ci([r.accepted for r in rs]), rs[0].nodes
+                stalls += sum(r.slot_stalls for r in rs)
                 pr.step(f"p={p} {pname} {label}")
     pr.close()
     rows = []
@@ -55,17 +57,19 @@ def dragonfly_valiant(out: pathlib.Path, quick: bool, backend, threads, progress
         b = _df_bounds(p)
         for pname in DF_PATTERNS:
             rows.append([str(p), f"{nodes[p]:,}", pname] +
-                        [_pct(acc[(p, pname, lb)]) for lb in DF_ROUTINGS] +
+                        [_pct_ci(acc[(p, pname, lb)]) for lb in DF_ROUTINGS] +
                         [_pct(b["model"]), _pct(b["VR"]), _pct(b["VA"])])
     table = _md(["p = a/2 = h", "nodes", "pattern", *DF_ROUTINGS, "model 3/(4p)", "VR bound",
-                 "VA bound"], rows) + _stall_note(stalls)
+                 "VA bound"], rows) + f"\nCells: mean ± 95 % Student-t half-width over seeds " \
+        f"{', '.join(map(str, STUDY_SEEDS))}.\n" + _stall_note(stalls)
     plt, colours, markers, st = _plt()
     fig, axes = plt.subplots(1, 2, figsize=(7.0, 2.6), sharey=True)
     xs = [nodes[p] for p in sizes]
     for ax, pname in zip(axes, DF_PATTERNS):
         for i, lb in enumerate(DF_ROUTINGS):
-            ax.plot(xs, [100 * acc[(p, pname, lb)] for p in sizes], "-", marker=markers[i],
-                    color=colours[i], label=lb)
+            ax.errorbar(xs, [100 * acc[(p, pname, lb)][0] for p in sizes],
+                        yerr=[100 * acc[(p, pname, lb)][1] for p in sizes], fmt="-", marker=markers[i],
+                        color=colours[i], label=lb, capsize=2, lw=1.2)
         ax.plot(xs, [100 * _df_bounds(p)["VR"] for p in sizes], ":", color=colours[1], lw=0.9,
                 label="VR bound")
         ax.plot(xs, [100 * _df_bounds(p)["model"] for p in sizes], "--", color="grey", lw=0.9,
