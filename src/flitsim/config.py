@@ -357,11 +357,12 @@ def load_config(path: str | Any, overrides: Sequence[str] = ()) -> dict:
     topo = raw.get("topology")
     if isinstance(topo, dict) and isinstance(topo.get("file"), str) and not os.path.isabs(topo["file"]):
         topo["file"] = os.path.join(os.path.dirname(os.path.abspath(str(path))), topo["file"])
-    # Program files of workload jobs likewise.
+    # Program files and traces of workload jobs likewise.
     wl = raw.get("workload")
     for job in (wl.get("jobs") if isinstance(wl, dict) else None) or []:
-        if isinstance(job, dict) and isinstance(job.get("file"), str) and not os.path.isabs(job["file"]):
-            job["file"] = os.path.join(os.path.dirname(os.path.abspath(str(path))), job["file"])
+        for key in ("file", "trace"):
+            if isinstance(job, dict) and isinstance(job.get(key), str) and not os.path.isabs(job[key]):
+                job[key] = os.path.join(os.path.dirname(os.path.abspath(str(path))), job[key])
     for o in overrides:
         apply_override(raw, o)
     return normalize(raw)
