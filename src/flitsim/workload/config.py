@@ -218,7 +218,7 @@ def normalize_workload(sec: Mapping[str, Any]) -> dict[str, Any]:
     trace = {}
     if "compute" in sec:
         trace["compute"] = _choice("workload.compute", sec["compute"], COMPUTE_MODES,
-                                   "compute mode (how traced compute time replays)")
+                                   "compute mode")
     if "compute_cycle_ns" in sec:
         c = sec["compute_cycle_ns"]
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not math.isfinite(c) or c <= 0:

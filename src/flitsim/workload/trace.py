@@ -171,7 +171,8 @@ def convert(path: str | os.PathLike, compute: str = "keep", cycle_ns: float = 1.
             label: str = "trace") -> TraceProgram:
     """The Program of the MPI trace at `path`. compute: "keep" or "scale" convert compute time
     at `cycle_ns` nanoseconds per cycle (the caller chooses which), "skip" drops it."""
-    from otf2 import events as E
+    from .trace_otf2 import require_otf2
+    E = require_otf2().events
     if compute not in COMPUTE_MODES:
         raise WorkloadError(f"{label}: compute must be one of {', '.join(COMPUTE_MODES)}, got {compute!r}")
     if not (isinstance(cycle_ns, (int, float)) and math.isfinite(cycle_ns) and cycle_ns > 0):

@@ -10,8 +10,8 @@ from .trace import _op_name, collective_algorithms
 
 def trace_info(path: str | os.PathLike, label: str = "trace") -> dict[str, Any]:
     """Summary of the MPI trace at `path` (a dict; `flitsim trace-info` prints it)."""
-    from otf2 import events as E
-    from .trace_otf2 import read_events
+    from .trace_otf2 import read_events, require_otf2
+    E = require_otf2().events
     stream = read_events(path, label)
     defs = next(stream)
     kinds: dict[str, int] = {}
