@@ -252,3 +252,29 @@ def test_replay_cli_prints_times_and_slowdown(capsys):
     assert out["slowdown"] == pytest.approx(out["execution_cycles"] / out["idle_execution_cycles"])
     assert len(out["comm_cycles"]) == 8
     assert np.mean(out["comm_cycles"]) == pytest.approx(out["comm_cycles_mean"])
+
+
+# --- determinism and the regression corpus ------------------------------------------------------
+
+def test_corpus_trace_program_is_the_traces_conversion():
+    import corpus
+    want = T.convert(corpus.TRACE, "keep", 1.28).program.to_json()
+    assert json.loads(corpus.TRACE_PROGRAM.read_text()) == want
+
+
+def test_corpus_trace_case_is_the_same_without_the_library(monkeypatch):
+    # Where otf2 is missing (the GPU session) the case runs the converted program: same results.
+    import corpus
+    with_lib = corpus.run_case("torus-trace-replay", threads=1)
+    monkeypatch.setitem(sys.modules, "otf2", None)
+    assert corpus.compare("torus-trace-replay", corpus.run_case("torus-trace-replay", threads=1), with_lib) == []
+
+
+def test_replay_replicas_equal_separate_runs():
+    # replay() runs the shared and idle networks as two replicas of one engine run; each equals
+    # a run of its own (the idle one: the other jobs given no ranks, the trace alone).
+    import corpus
+    cfg = flitsim.load_config(str(ROOT / "configs/traces/stencil-trace.toml"))
+    r = replay(cfg, threads=2)
+    alone = corpus.fingerprint(flitsim.run(cfg, backend="cpu", progress=False, threads=1))
+    assert corpus.compare("replay shared", [corpus.fingerprint(r.shared)], [alone]) == []
