@@ -278,3 +278,15 @@ def test_replay_replicas_equal_separate_runs():
     r = replay(cfg, threads=2)
     alone = corpus.fingerprint(flitsim.run(cfg, backend="cpu", progress=False, threads=1))
     assert corpus.compare("replay shared", [corpus.fingerprint(r.shared)], [alone]) == []
+
+
+def test_compute_mode_can_be_swept(tmp_path):
+    path = str(ROOT / "configs/traces/stencil-trace.toml")
+    sw = flitsim.sweep(flitsim.load_config(path), {"workload.compute": ["keep", "skip"]},
+                       output=str(tmp_path / "s.h5"), backend="cpu", progress=False, threads=1)
+    for mode, got in zip(("keep", "skip"), sw.results):
+        alone = run(flitsim.load_config(path, [f"workload.compute={mode}"]))
+        assert got.workload.execution_cycles.tolist() == alone.workload.execution_cycles.tolist()
+    # Kept, every rank computes 3 x 20 us = 3 x 15625 cycles on its critical path.
+    keep, skip = (r.workload.execution_cycles[0] for r in sw.results)
+    assert keep >= 3 * 15625 > skip

@@ -26,7 +26,7 @@ from .validation import is_number as _is_number
 from .validation import show as _show
 from .config_values import parse_value as _parse_value
 from .config_values import sweep_values
-from .workload.config import WORKLOAD_DEFAULTS, normalize_workload
+from .workload.config import TRACE_WORKLOAD_KEYS, WORKLOAD_DEFAULTS, normalize_workload
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -242,9 +242,9 @@ def check_sweep_key(spec: str, key: str) -> tuple[str, str]:
     if not dot or not section or not name or "." in name:
         raise ConfigError(f'sweep "{spec}": key must be section.key (e.g. traffic.load)')
     if section == "workload":  # its scalar keys (jobs are a list: not swept one by one)
-        if name not in WORKLOAD_DEFAULTS:
-            raise ConfigError(f'sweep "{spec}": unknown key "{key}" '
-                              f'(known: {", ".join(WORKLOAD_DEFAULTS)})')
+        known = tuple(WORKLOAD_DEFAULTS) + TRACE_WORKLOAD_KEYS
+        if name not in known:
+            raise ConfigError(f'sweep "{spec}": unknown key "{key}" (known: {", ".join(known)})')
         return section, name
     if section not in DEFAULTS:
         raise ConfigError(f'sweep "{spec}": unknown section "{section}" '
