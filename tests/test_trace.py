@@ -85,6 +85,32 @@ def test_collectives_expand_with_flitsims_algorithms(tmp_path):
     assert tp.collectives == {"BCAST": 1, "ALLREDUCE": 1, "BARRIER": 1}
 
 
+def test_sub_communicators_map_their_ranks_to_world_ranks(tmp_path):
+    # Even ranks: an allreduce on EVEN, then EVEN's rank 0 sends to its rank 1 (world 2); odd
+    # ranks: a broadcast from ODD's rank 1 (world 3). A barrier on MPI_COMM_SELF sends nothing.
+    comms = {"EVEN": [0, 2, 4], "ODD": [1, 3, 5], "MPI_COMM_SELF": []}
+    ops = []
+    for r in range(6):
+        mine = [("coll", "BARRIER", 0, 0, 0, "MPI_COMM_SELF")]
+        if r % 2 == 0:
+            mine.append(("coll", "ALLREDUCE", 0, 64, 64, "EVEN"))
+            if r == 0:
+                mine.append(("send", 1, 9, 300, "EVEN"))
+            if r == 2:
+                mine.append(("recv", 0, 9, 300, "EVEN"))
+        else:
+            mine.append(("coll", "BCAST", 1, 512, 512, "ODD"))
+        ops.append(mine)
+    tp = T.convert(G.write_trace(tmp_path / "sub", ops, comms=comms), "skip")
+    expect = flitsim.workload.Program(6)
+    expect.append(flitsim.workload.allreduce_recursive_doubling(3, 64), members=[0, 2, 4])
+    expect.append(flitsim.workload.bcast(3, 512, 1), members=[1, 3, 5])
+    expect.step(0, [2], 300)
+    expect.step(2, src=[0])
+    assert tp.program.to_json() == expect.to_json()
+    assert tp.collectives == {"ALLREDUCE": 1, "BCAST": 1}
+
+
 def test_tags_reorder_receives_from_one_source(tmp_path):
     # Rank 1 receives tag 7 before tag 3 although rank 0 sent tag 3 first (eager sends):
     # MPI matches by tag; the replay keeps both messages and their sizes, and finishes.
@@ -179,6 +205,21 @@ def test_a_receive_that_never_matches_names_the_event(tmp_path):
                                             r"from rank 0 \(communicator 'MPI_COMM_WORLD', tag 5\) "
                                             r"never matches a send"):
         run(dragonfly([{"motif": "trace", "trace": trace}]))
+
+
+def test_incomplete_traces_are_refused_naming_what_is_missing(tmp_path):
+    sent = G.write_trace(tmp_path / "unreceived", [[("send", 1, 2, 64)], []])
+    with pytest.raises(WorkloadError, match=r"rank 0 sends 1 message\(s\) to rank 1 \(communicator "
+                                            r"'MPI_COMM_WORLD', tag 2\) but rank 1 receives 0"):
+        T.convert(sent, "skip")
+    partial = G.write_trace(tmp_path / "partial", [[("coll", "ALLREDUCE", 0, 8, 8)]] * 3 + [[]])
+    with pytest.raises(WorkloadError, match=r"rank 0 event \d+ \(MpiCollectiveEnd at tick \d+\): "
+                                            r"collective ALLREDUCE is entered by 3 of the 4 ranks"):
+        T.convert(partial, "skip")
+    mixed = G.write_trace(tmp_path / "mixed", [[("coll", "ALLREDUCE", 0, 8, 8)], [("coll", "BCAST", 0, 8, 8)]])
+    with pytest.raises(WorkloadError, match=r"rank \d event \d+ .*: (BCAST|ALLREDUCE) is collective #1 on "
+                                            r"communicator 'MPI_COMM_WORLD', but rank \d .* has (ALLREDUCE|BCAST) there"):
+        T.convert(mixed, "skip")
 
 
 def test_a_trace_that_would_deadlock_is_refused_before_the_run(tmp_path):

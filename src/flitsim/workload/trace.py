@@ -25,6 +25,7 @@ sends to itself do not cross the network and are left out.
 """
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Mapping
@@ -77,6 +78,7 @@ def _scan(n: int, b: int, root: int, label: str) -> Program:
     return p
 
 
+@functools.lru_cache(maxsize=None)
 def _collectives() -> dict[str, tuple[str, Any, bool]]:
     """Collective op -> (algorithm, builder(n, bytes, root, label), per_pair): `per_pair`
     collectives divide the recorded size by the communicator size (a block per rank)."""
@@ -190,12 +192,15 @@ def convert(path: str | os.PathLike, compute: str = "keep", cycle_ns: float = 1.
     by_key: dict[tuple, int] = {}            # (comm, sequence) -> collective id
     sends: dict[tuple, int] = {}             # (src, dst, comm, tag) -> sends
     recvs: dict[tuple, list] = {}            # (src, dst, comm, tag) -> [receives, last event]
-    open_coll: dict[int, Any] = {}
+    position: dict[Any, dict[int, int]] = {}
     n_events = p2p = p2p_bytes = selfs = 0
-    world = list(range(defs.ranks))
 
     def members_of(comm, rank, where):
-        m = defs.comm_members.get(comm, world)
+        if comm not in defs.comm_members:
+            raise WorkloadError(f"{label}: {where}: communicator "
+                                f"{defs.comm_names.get(comm, comm)!r} is not supported in replay "
+                                f"(an inter-communicator, or one without a group of MPI ranks)")
+        m = defs.comm_members[comm]
         if m is None:       # MPI_COMM_SELF
             return [rank]
         if rank not in m:
@@ -269,7 +274,7 @@ def convert(path: str | os.PathLike, compute: str = "keep", cycle_ns: float = 1.
             rec[0] += 1
             rec[1] = where
         elif kind is E.MpiCollectiveBegin:
-            open_coll[rank] = idx
+            pass   # the collective is expanded at its end, which names it
         else:  # MpiCollectiveEnd
             where = _where(rank, idx, ev)
             op = _op_name(ev.collective_op)
@@ -277,9 +282,11 @@ def convert(path: str | os.PathLike, compute: str = "keep", cycle_ns: float = 1.
             if op not in table:
                 raise WorkloadError(f"{label}: {where}: collective {op} is not supported in replay "
                                     f"(supported: {', '.join(sorted(table))})")
-            open_coll.pop(rank, None)
             comm = ev.communicator
             members = members_of(comm, rank, where)
+            st.flush(to_cycles)
+            if len(members) == 1:   # MPI_COMM_SELF or a one-rank communicator: no messages
+                continue
             seq = st.colls.get(comm, 0)
             st.colls[comm] = seq + 1
             size = max(int(ev.size_sent), int(ev.size_received))
@@ -295,17 +302,17 @@ def convert(path: str | os.PathLike, compute: str = "keep", cycle_ns: float = 1.
                 colls.append(_Collective(op, comm, members, root, size, where))
             c = colls[cid]
             if c.op != op:
-                raise WorkloadError(f"{label}: {where}: collective {op} is the {seq + 1}. collective "
-                                    f"on communicator {defs.comm_names.get(comm, comm)!r}, where "
-                                    f"{c.first} has {c.op}")
+                raise WorkloadError(f"{label}: {where}: {op} is collective #{seq + 1} on "
+                                    f"communicator {defs.comm_names.get(comm, comm)!r}, but "
+                                    f"{c.first} has {c.op} there")
             if c.root != root:
                 raise WorkloadError(f"{label}: {where}: root {root} differs from root {c.root} of "
                                     f"{c.first}")
             c.size = max(c.size, size)
             c.seen += 1
-            st.flush(to_cycles)
-            if len(members) > 1:
-                st.items.append(("coll", cid, members.index(rank)))
+            if comm not in position:    # rank -> its rank in the communicator
+                position[comm] = {w: i for i, w in enumerate(members)}
+            st.items.append(("coll", cid, position[comm][rank]))
     for rank, st in enumerate(ranks):
         if st.pending and not skip:
             st.compute += st.pending

@@ -22,13 +22,17 @@ from .trace_otf2 import require_otf2
 #   ("recv", src, tag, bytes)               MPI_Recv
 #   ("irecv", src, tag, bytes)              MPI_Irecv (completed by the next "waitall")
 #   ("waitall",)                            MPI_Waitall of the outstanding requests
-#   ("coll", op_name, root, sent, received) a collective on MPI_COMM_WORLD (op: "ALLREDUCE", ...)
+#   ("coll", op_name, root, sent, received) a collective (op: "ALLREDUCE", ...)
+# Each may end with the name of a communicator of `comms` (default: MPI_COMM_WORLD); peer
+# ranks and roots are ranks in that communicator, as in MPI.
 Op = tuple
 
 
-def write_trace(path: str | os.PathLike, ops: Sequence[Sequence[Op]], call_ns: int = 100) -> str:
+def write_trace(path: str | os.PathLike, ops: Sequence[Sequence[Op]], call_ns: int = 100,
+                comms: dict[str, Sequence[int]] | None = None) -> str:
     """Write the per-rank operation lists `ops` as an OTF2 archive in the folder `path`;
-    returns the anchor file (PATH/traces.otf2)."""
+    returns the anchor file (PATH/traces.otf2). comms: more communicators, name -> their
+    world ranks in order ("MPI_COMM_SELF" -> [] for each rank's own)."""
     otf2 = require_otf2()
     from otf2.enums import CollectiveOp, GroupType, Paradigm, RegionRole
     path = os.fspath(path)
@@ -46,6 +50,15 @@ def write_trace(path: str | os.PathLike, ops: Sequence[Sequence[Op]], call_ns: i
                                  paradigm=Paradigm.MPI, members=list(range(ranks)))
         del world_locs  # referenced by world_group's ranks (Score-P writes both)
         world = defs.comm("MPI_COMM_WORLD", group=world_group)
+        comm_of = {"MPI_COMM_WORLD": world}
+        for name, members in (comms or {}).items():
+            if name == "MPI_COMM_SELF":
+                g = defs.group("MPI_COMM_SELF group", group_type=GroupType.COMM_SELF,
+                               paradigm=Paradigm.MPI, members=[])
+            else:
+                g = defs.group(f"{name} group", group_type=GroupType.COMM_GROUP,
+                               paradigm=Paradigm.MPI, members=list(members))
+            comm_of[name] = defs.comm(name, group=g, parent=world)
         regions: dict[str, Any] = {}
 
         def region(name: str, role=RegionRole.POINT2POINT):
@@ -62,6 +75,9 @@ def write_trace(path: str | os.PathLike, ops: Sequence[Sequence[Op]], call_ns: i
             next_req = 0
             for op in rank_ops:
                 kind = op[0]
+                comm = world
+                if kind != "compute" and isinstance(op[-1], str) and len(op) > {"coll": 5}.get(kind, 4):
+                    comm, op = comm_of[op[-1]], op[:-1]
                 if kind == "compute":
                     t += int(op[1])
                     continue
@@ -72,18 +88,18 @@ def write_trace(path: str | os.PathLike, ops: Sequence[Sequence[Op]], call_ns: i
                 reg = region(name, RegionRole.COLL_ONE2ALL if kind == "coll" else RegionRole.POINT2POINT)
                 w.enter(t, reg)
                 if kind == "send":
-                    w.mpi_send(t, op[1], world, op[2], op[3])
+                    w.mpi_send(t, op[1], comm, op[2], op[3])
                 elif kind == "isend":
-                    w.mpi_isend(t, op[1], world, op[2], op[3], next_req)
+                    w.mpi_isend(t, op[1], comm, op[2], op[3], next_req)
                     requests.append(("isend", next_req, None))
                     next_req += 1
                 elif kind == "irecv":
                     w.mpi_irecv_request(t, next_req)
-                    requests.append(("irecv", next_req, (op[1], world, op[2], op[3])))
+                    requests.append(("irecv", next_req, (op[1], comm, op[2], op[3])))
                     next_req += 1
                 elif kind == "recv":
                     t += call_ns
-                    w.mpi_recv(t, op[1], world, op[2], op[3])
+                    w.mpi_recv(t, op[1], comm, op[2], op[3])
                 elif kind == "waitall":
                     t += call_ns
                     for rk, rid, args in requests:
@@ -95,7 +111,7 @@ def write_trace(path: str | os.PathLike, ops: Sequence[Sequence[Op]], call_ns: i
                 elif kind == "coll":
                     w.mpi_collective_begin(t)
                     t += call_ns
-                    w.mpi_collective_end(t, getattr(CollectiveOp, op[1]), world, op[2], op[3], op[4])
+                    w.mpi_collective_end(t, getattr(CollectiveOp, op[1]), comm, op[2], op[3], op[4])
                 t += call_ns if kind in ("send", "isend", "irecv") else 0
                 w.leave(t, reg)
             w.leave(t, main)
