@@ -209,8 +209,8 @@ def test_a_receive_that_never_matches_names_the_event(tmp_path):
 
 def test_incomplete_traces_are_refused_naming_what_is_missing(tmp_path):
     sent = G.write_trace(tmp_path / "unreceived", [[("send", 1, 2, 64)], []])
-    with pytest.raises(WorkloadError, match=r"rank 0 sends 1 message\(s\) to rank 1 \(communicator "
-                                            r"'MPI_COMM_WORLD', tag 2\) but rank 1 receives 0"):
+    with pytest.raises(WorkloadError, match=r"rank 0 sends 1 more message\(s\) to rank 1 \(communicator "
+                                            r"'MPI_COMM_WORLD', tag 2\) than rank 1 receives"):
         T.convert(sent, "skip")
     partial = G.write_trace(tmp_path / "partial", [[("coll", "ALLREDUCE", 0, 8, 8)]] * 3 + [[]])
     with pytest.raises(WorkloadError, match=r"rank 0 event \d+ \(MpiCollectiveEnd at tick \d+\): "
@@ -231,7 +231,7 @@ def test_a_trace_that_would_deadlock_is_refused_before_the_run(tmp_path):
 
 
 def test_compute_keys_are_checked():
-    base = dragonfly([{"motif": "alltoall", "ranks": 4, "bytes": 64}])
+    base = dragonfly([{"motif": "trace", "trace": "x.otf2"}])
     with pytest.raises(ConfigError, match=r"workload\.compute: unknown compute mode \"fast\" \(known: keep, scale, skip\)"):
         normalize(dict(base, workload=dict(base["workload"], compute="fast")))
     with pytest.raises(ConfigError, match=r"workload\.compute_cycle_ns: is required with compute = \"scale\""):
@@ -244,8 +244,12 @@ def test_compute_keys_are_checked():
         normalize(dragonfly([{"motif": "trace"}]))
     with pytest.raises(ConfigError, match=r"workload\.jobs\[0\]\.bytes: a \"trace\" job takes"):
         normalize(dragonfly([{"motif": "trace", "trace": "x.otf2", "bytes": 8}]))
-    # Configs without trace keys normalise exactly as before (no new defaults stored).
-    assert "compute" not in normalize(base)["workload"]
+    # Configs without trace keys normalise exactly as before (no new defaults stored), and
+    # the keys are refused where no job reads them.
+    a2a = dragonfly([{"motif": "alltoall", "ranks": 4, "bytes": 64}])
+    assert "compute" not in normalize(a2a)["workload"]
+    with pytest.raises(ConfigError, match=r"workload\.compute: only read by trace jobs"):
+        normalize(dict(a2a, workload=dict(a2a["workload"], compute="skip")))
 
 
 def test_without_the_otf2_library_import_works_and_traces_say_how_to_install(monkeypatch, capsys):

@@ -237,6 +237,10 @@ def normalize_workload(sec: Mapping[str, Any]) -> dict[str, Any]:
                           f"jobs = [{{motif = \"alltoall\", ranks = 64, bytes = 7680}}], "
                           f"got {_show(jobs)}")
     out["jobs"] = [_normalize_job(j, job, out["placement"]) for j, job in enumerate(jobs)]
+    if trace and not any(j["motif"] == "trace" for j in out["jobs"]):
+        key = next(iter(trace))
+        raise ConfigError(f'workload.{key}: only read by trace jobs (motif = "trace"), and no job '
+                          f'is one')
     if all(j["background"] for j in out["jobs"]):
         raise ConfigError("workload.jobs: at least one job must not be a background job "
                           "(the run lasts until the foreground jobs finish)")

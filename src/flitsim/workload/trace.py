@@ -165,7 +165,10 @@ class TraceProgram:
     collectives: dict[str, int]
 
 
-def _where(rank: int, index: int, ev: Any) -> str:
+def _where(where: tuple) -> str:
+    """An event, (rank, index among the rank's events, event), as error messages name it
+    (formatted only for an error: a trace has millions of events)."""
+    rank, index, ev = where
     return f"rank {rank} event {index} ({type(ev).__name__} at tick {ev.time})"
 
 
@@ -190,28 +193,30 @@ def convert(path: str | os.PathLike, compute: str = "keep", cycle_ns: float = 1.
     ranks = [_Rank() for _ in range(defs.ranks)]
     colls: list[_Collective] = []
     by_key: dict[tuple, int] = {}            # (comm, sequence) -> collective id
-    sends: dict[tuple, int] = {}             # (src, dst, comm, tag) -> sends
-    recvs: dict[tuple, list] = {}            # (src, dst, comm, tag) -> [receives, last event]
+    # MPI's matching, checked as counts: (src, dst, comm, tag) -> [sends - receives, the last
+    # receive]; a key is dropped when it balances, so this holds the messages in flight (at
+    # the trace's resolution), not every message.
+    unmatched: dict[tuple, list] = {}
     position: dict[Any, dict[int, int]] = {}
     n_events = p2p = p2p_bytes = selfs = 0
 
     def members_of(comm, rank, where):
         if comm not in defs.comm_members:
-            raise WorkloadError(f"{label}: {where}: communicator "
+            raise WorkloadError(f"{label}: {_where(where)}: communicator "
                                 f"{defs.comm_names.get(comm, comm)!r} is not supported in replay "
                                 f"(an inter-communicator, or one without a group of MPI ranks)")
         m = defs.comm_members[comm]
         if m is None:       # MPI_COMM_SELF
             return [rank]
         if rank not in m:
-            raise WorkloadError(f"{label}: {where}: rank {rank} is not in communicator "
+            raise WorkloadError(f"{label}: {_where(where)}: rank {rank} is not in communicator "
                                 f"{defs.comm_names.get(comm, comm)!r}")
         return m
 
     def peer(comm, r, rank, where):
         m = members_of(comm, rank, where)
         if not 0 <= r < len(m):
-            raise WorkloadError(f"{label}: {where}: peer rank {r} is outside communicator "
+            raise WorkloadError(f"{label}: {_where(where)}: peer rank {r} is outside communicator "
                                 f"{defs.comm_names.get(comm, comm)!r} of {len(m)} ranks")
         return m[r]
 
@@ -247,7 +252,7 @@ def convert(path: str | os.PathLike, compute: str = "keep", cycle_ns: float = 1.
         st.compute += st.pending   # compute before this MPI call ends the open step
         st.pending = 0
         if kind is E.MpiSend or kind is E.MpiIsend:
-            where = _where(rank, idx, ev)
+            where = (rank, idx, ev)
             dst = peer(ev.communicator, int(ev.receiver), rank, where)
             if dst == rank:
                 selfs += 1
@@ -258,11 +263,14 @@ def convert(path: str | os.PathLike, compute: str = "keep", cycle_ns: float = 1.
             st.dst.append(dst)
             st.nbytes.append(size)
             key = (rank, dst, ev.communicator, int(ev.msg_tag))
-            sends[key] = sends.get(key, 0) + 1
+            bal = unmatched.setdefault(key, [0, None])
+            bal[0] += 1
+            if not bal[0]:
+                del unmatched[key]
             p2p += 1
             p2p_bytes += size
         elif kind is E.MpiRecv or kind is E.MpiIrecv:
-            where = _where(rank, idx, ev)
+            where = (rank, idx, ev)
             src = peer(ev.communicator, int(ev.sender), rank, where)
             if src == rank:
                 continue
@@ -270,17 +278,19 @@ def convert(path: str | os.PathLike, compute: str = "keep", cycle_ns: float = 1.
                 st.flush(to_cycles)
             st.src.append(src)
             key = (src, rank, ev.communicator, int(ev.msg_tag))
-            rec = recvs.setdefault(key, [0, None])
-            rec[0] += 1
-            rec[1] = where
+            bal = unmatched.setdefault(key, [0, None])
+            bal[0] -= 1
+            bal[1] = where
+            if not bal[0]:
+                del unmatched[key]
         elif kind is E.MpiCollectiveBegin:
             pass   # the collective is expanded at its end, which names it
         else:  # MpiCollectiveEnd
-            where = _where(rank, idx, ev)
+            where = (rank, idx, ev)
             op = _op_name(ev.collective_op)
             table = _collectives()
             if op not in table:
-                raise WorkloadError(f"{label}: {where}: collective {op} is not supported in replay "
+                raise WorkloadError(f"{label}: {_where(where)}: collective {op} is not supported in replay "
                                     f"(supported: {', '.join(sorted(table))})")
             comm = ev.communicator
             members = members_of(comm, rank, where)
@@ -292,21 +302,21 @@ def convert(path: str | os.PathLike, compute: str = "keep", cycle_ns: float = 1.
             size = max(int(ev.size_sent), int(ev.size_received))
             root = int(ev.root)
             if op in _ROOTED and not 0 <= root < len(members):
-                raise WorkloadError(f"{label}: {where}: root {root} is outside communicator "
+                raise WorkloadError(f"{label}: {_where(where)}: root {root} is outside communicator "
                                     f"{defs.comm_names.get(comm, comm)!r} of {len(members)} ranks")
             if op not in _ROOTED:
                 root = 0
             cid = by_key.get((comm, seq))
             if cid is None:
                 cid = by_key[(comm, seq)] = len(colls)
-                colls.append(_Collective(op, comm, members, root, size, where))
+                colls.append(_Collective(op, comm, members, root, size, _where(where)))
             c = colls[cid]
             if c.op != op:
-                raise WorkloadError(f"{label}: {where}: {op} is collective #{seq + 1} on "
+                raise WorkloadError(f"{label}: {_where(where)}: {op} is collective #{seq + 1} on "
                                     f"communicator {defs.comm_names.get(comm, comm)!r}, but "
                                     f"{c.first} has {c.op} there")
             if c.root != root:
-                raise WorkloadError(f"{label}: {where}: root {root} differs from root {c.root} of "
+                raise WorkloadError(f"{label}: {_where(where)}: root {root} differs from root {c.root} of "
                                     f"{c.first}")
             c.size = max(c.size, size)
             c.seen += 1
@@ -318,22 +328,18 @@ def convert(path: str | os.PathLike, compute: str = "keep", cycle_ns: float = 1.
             st.compute += st.pending
         st.flush(to_cycles)
     # The matching MPI would do: every receive needs a send with its communicator and tag.
-    for key, (count, where) in recvs.items():
-        have = sends.get(key, 0)
-        if count > have:
-            src, dst, comm, tag = key
+    for (src, dst, comm, tag), (balance, where) in unmatched.items():
+        name = defs.comm_names.get(comm, comm)
+        if balance < 0:
             raise WorkloadError(
-                f"{label}: {where}: receive from rank {src} (communicator "
-                f"{defs.comm_names.get(comm, comm)!r}, tag {tag}) never matches a send: rank {src} "
-                f"sends {have} message(s) with that tag to rank {dst}, which receives {count}")
-    for key, count in sends.items():
-        got = recvs.get(key, (0, None))[0]
-        if count > got:
-            src, dst, comm, tag = key
-            raise WorkloadError(
-                f"{label}: rank {src} sends {count} message(s) to rank {dst} (communicator "
-                f"{defs.comm_names.get(comm, comm)!r}, tag {tag}) but rank {dst} receives {got} "
-                f"of them: the trace is incomplete (a receive is missing)")
+                f"{label}: {_where(where)}: receive from rank {src} (communicator {name!r}, tag "
+                f"{tag}) never matches a send: rank {dst} receives {-balance} more message(s) with "
+                f"that communicator and tag from rank {src} than rank {src} sends it")
+    for (src, dst, comm, tag), (balance, where) in unmatched.items():
+        raise WorkloadError(
+            f"{label}: rank {src} sends {balance} more message(s) to rank {dst} (communicator "
+            f"{defs.comm_names.get(comm, comm)!r}, tag {tag}) than rank {dst} receives: the trace "
+            f"is incomplete (a receive is missing)")
     for c in colls:
         if c.seen != len(c.members):
             raise WorkloadError(f"{label}: {c.first}: collective {c.op} is entered by {c.seen} of "
