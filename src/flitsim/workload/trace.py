@@ -208,7 +208,9 @@ def convert(path: str | os.PathLike, compute: str = "keep", cycle_ns: float = 1.
         m = defs.comm_members[comm]
         if m is None:       # MPI_COMM_SELF
             return [rank]
-        if rank not in m:
+        if comm not in position:    # world rank -> its rank in the communicator
+            position[comm] = {w: i for i, w in enumerate(m)}
+        if rank not in position[comm]:
             raise WorkloadError(f"{label}: {_where(where)}: rank {rank} is not in communicator "
                                 f"{defs.comm_names.get(comm, comm)!r}")
         return m
@@ -220,6 +222,9 @@ def convert(path: str | os.PathLike, compute: str = "keep", cycle_ns: float = 1.
                                 f"{defs.comm_names.get(comm, comm)!r} of {len(m)} ranks")
         return m[r]
 
+    comm_events = (E.MpiSend, E.MpiIsend, E.MpiRecv, E.MpiIrecv, E.MpiCollectiveBegin,
+                   E.MpiCollectiveEnd)
+    mpi_region: dict[Any, bool] = {}
     for rank, ev in stream:
         st = ranks[rank]
         n_events += 1
@@ -230,7 +235,10 @@ def convert(path: str | os.PathLike, compute: str = "keep", cycle_ns: float = 1.
             st.last = t
         kind = type(ev)
         if kind is E.Enter or kind is E.Leave:
-            if not _is_mpi_region(ev.region):
+            region = ev.region
+            if region not in mpi_region:
+                mpi_region[region] = _is_mpi_region(region)
+            if not mpi_region[region]:
                 continue
             if kind is E.Enter:
                 if st.depth == 0 and not skip:
@@ -241,9 +249,7 @@ def convert(path: str | os.PathLike, compute: str = "keep", cycle_ns: float = 1.
                 if st.depth == 0:
                     st.last = t
             continue
-        comm_event = kind in (E.MpiSend, E.MpiIsend, E.MpiRecv, E.MpiIrecv, E.MpiCollectiveBegin,
-                              E.MpiCollectiveEnd)
-        if not comm_event:
+        if kind not in comm_events:
             continue
         if st.depth == 0:   # a trace without MPI regions: the time since the last MPI event
             if not skip:
@@ -320,8 +326,6 @@ def convert(path: str | os.PathLike, compute: str = "keep", cycle_ns: float = 1.
                                     f"{c.first}")
             c.size = max(c.size, size)
             c.seen += 1
-            if comm not in position:    # rank -> its rank in the communicator
-                position[comm] = {w: i for i, w in enumerate(members)}
             st.items.append(("coll", cid, position[comm][rank]))
     for rank, st in enumerate(ranks):
         if st.pending and not skip:
