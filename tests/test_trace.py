@@ -71,6 +71,16 @@ def test_time_inside_mpi_calls_is_not_compute(tmp_path):
     assert prog["programs"][1] == [{"recv": [0]}, {"send": [[0, 64]]}]
 
 
+def test_without_mpi_regions_the_time_between_mpi_events_is_compute(tmp_path):
+    # The send is recorded at t = 0, the receive when it returns at 100 + 250 + 100 ns: with no
+    # MPI_* regions to tell calls from compute, the 450 ns between the two events are compute.
+    ops = [[("send", 1, 0, 64), ("compute", 250), ("recv", 1, 0, 64)],
+           [("recv", 0, 0, 64), ("send", 0, 0, 64)]]
+    path = G.write_trace(tmp_path / "bare", ops, mpi_regions=False)
+    prog = T.convert(path, "scale", cycle_ns=1.0).program.to_json()
+    assert prog["programs"][0] == [{"send": [[1, 64]], "compute": 2 * CALL_NS + 250}, {"recv": [1]}]
+
+
 def test_collectives_expand_with_flitsims_algorithms(tmp_path):
     alg = T.collective_algorithms()
     assert alg["ALLREDUCE"].startswith("recursive doubling") and alg["BCAST"] == "binomial tree"
@@ -335,3 +345,10 @@ def test_compute_mode_can_be_swept(tmp_path):
     # Kept, every rank computes 3 x 20 us = 3 x 15625 cycles on its critical path.
     keep, skip = (r.workload.execution_cycles[0] for r in sw.results)
     assert keep >= 3 * 15625 > skip
+
+
+def test_shipped_trace_is_what_write_example_writes(tmp_path):
+    # configs/traces/stencil-8 regenerates with python -m flitsim.workload.trace_gen PATH.
+    fresh = T.convert(G.write_example(tmp_path / "stencil-8"), "keep", 1.28)
+    shipped = T.convert(ROOT / "configs/traces/stencil-8/traces.otf2", "keep", 1.28)
+    assert fresh.program.to_json() == shipped.program.to_json() and fresh.events == shipped.events

@@ -29,10 +29,11 @@ Op = tuple
 
 
 def write_trace(path: str | os.PathLike, ops: Sequence[Sequence[Op]], call_ns: int = 100,
-                comms: dict[str, Sequence[int]] | None = None) -> str:
+                comms: dict[str, Sequence[int]] | None = None, mpi_regions: bool = True) -> str:
     """Write the per-rank operation lists `ops` as an OTF2 archive in the folder `path`;
     returns the anchor file (PATH/traces.otf2). comms: more communicators, name -> their
-    world ranks in order ("MPI_COMM_SELF" -> [] for each rank's own)."""
+    world ranks in order ("MPI_COMM_SELF" -> [] for each rank's own). mpi_regions=False
+    leaves out the Enter/Leave of the MPI calls (a trace of MPI events only)."""
     otf2 = require_otf2()
     from otf2.enums import CollectiveOp, GroupType, Paradigm, RegionRole
     path = os.fspath(path)
@@ -86,7 +87,8 @@ def write_trace(path: str | os.PathLike, ops: Sequence[Sequence[Op]], call_ns: i
                 if kind == "coll":
                     name = "MPI_" + op[1].capitalize()
                 reg = region(name, RegionRole.COLL_ONE2ALL if kind == "coll" else RegionRole.POINT2POINT)
-                w.enter(t, reg)
+                if mpi_regions:
+                    w.enter(t, reg)
                 if kind == "send":
                     w.mpi_send(t, op[1], comm, op[2], op[3])
                 elif kind == "isend":
@@ -113,7 +115,8 @@ def write_trace(path: str | os.PathLike, ops: Sequence[Sequence[Op]], call_ns: i
                     t += call_ns
                     w.mpi_collective_end(t, getattr(CollectiveOp, op[1]), comm, op[2], op[3], op[4])
                 t += call_ns if kind in ("send", "isend", "irecv") else 0
-                w.leave(t, reg)
+                if mpi_regions:
+                    w.leave(t, reg)
             w.leave(t, main)
     return os.path.join(path, "traces.otf2")
 
