@@ -15,10 +15,18 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PLACEHOLDER = re.compile(r"\b(CONFIG|RESULT|FILE|NAME|KEY|VALUE|OUT|DIR|FIELD|STUDY)\b|\.\.\.|…|\[|\|")
 
 
+def shell_blocks(text: str) -> list[str]:
+    """The shell and plain code blocks of a markdown text. Fences are paired in order (a
+    block's language only filters it), so the closing fence of a ```toml block is not
+    mistaken for the opening of a shell block."""
+    return [body for lang, body in re.findall(r"^```(\w*)\n(.*?)^```", text, re.S | re.M)
+            if lang in ("", "sh", "bash")]
+
+
 def _commands():
     for doc in DOCS:
         text = doc.read_text()
-        for block in re.findall(r"```(?:sh|bash)?\n(.*?)```", text, re.S):
+        for block in shell_blocks(text):
             joined = re.sub(r"\\\n\s*", " ", block)
             for line in joined.splitlines():
                 line = line.strip().lstrip("$ ")

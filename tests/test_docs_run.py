@@ -18,7 +18,7 @@ import shlex
 
 import pytest
 
-from test_docs_commands import DOCS, PLACEHOLDER
+from test_docs_commands import DOCS, PLACEHOLDER, shell_blocks
 from flitsim.cli import main
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -46,7 +46,7 @@ SKIPPED = {
 def _doc_commands(doc: pathlib.Path):
     """(command, comment) of each runnable `flitsim` line, in document order."""
     text = doc.read_text()
-    for block in re.findall(r"```(?:sh|bash)?\n(.*?)```", text, re.S):
+    for block in shell_blocks(text):
         joined = re.sub(r"\\\n\s*", " ", block)
         for line in joined.splitlines():
             line = line.strip().lstrip("$ ")
@@ -125,7 +125,7 @@ def test_documented_commands_run(doc, commands, tmp_path, monkeypatch, capsys):
         err = capsys.readouterr().err
         assert status == _expected_status(comment), f"{doc}: {command} -> {status}\n{err[-2000:]}"
         ran += 1
-    assert ran > 0
+    assert ran > 0 or all(_skip_reason(c) for c, _ in commands)   # e.g. only cluster commands
 
 
 PY_BLOCKS = [(doc.name, i, code) for doc in DOCS

@@ -19,13 +19,20 @@ SHORT = ["--set", "sim.warmup=20", "--set", "sim.measure=30", "--set", "sim.drai
          "--threads", "1", "--quiet", "--json"]
 
 
+# Shipped files besides the TOML configs: the example MPI trace's OTF2 archive (anchor,
+# definitions, events) under configs/traces/.
+TRACE_FILES = (".otf2", ".def", ".evt")
+
+
 def test_every_config_is_toml_and_installed_as_package_data():
-    # CMakeLists.txt installs configs/ (its *.toml files) as flitsim/configs: every shipped
-    # file must be one the rule installs.
-    assert all(c.endswith(".toml") for c in CONFIGS), [c for c in CONFIGS if not c.endswith(".toml")]
+    # CMakeLists.txt installs configs/ (its *.toml files and the OTF2 files of configs/traces/)
+    # as flitsim/configs: every shipped file must be one the rule installs.
+    odd = [c for c in CONFIGS if not (c.endswith(".toml") or
+                                      (c.startswith("configs/traces/") and c.endswith(TRACE_FILES)))]
+    assert not odd
     cmake = (ROOT / "CMakeLists.txt").read_text()
     assert re.search(r'install\(DIRECTORY configs/ DESTINATION flitsim/configs MESSAGE_NEVER FILES_MATCHING '
-                     r'PATTERN "\*\.toml"\)', cmake)
+                     r'PATTERN "\*\.toml"\s+PATTERN "\*\.otf2" PATTERN "\*\.def" PATTERN "\*\.evt"\)', cmake)
 
 
 def test_cmake_install_puts_the_configs_in_the_package(tmp_path, monkeypatch):
@@ -36,7 +43,7 @@ def test_cmake_install_puts_the_configs_in_the_package(tmp_path, monkeypatch):
     subprocess.run(["cmake", "--install", str(build), "--prefix", str(tmp_path)], check=True,
                    capture_output=True)
     installed = sorted(p.relative_to(tmp_path / "flitsim").as_posix()
-                       for p in (tmp_path / "flitsim" / "configs").rglob("*.toml"))
+                       for p in (tmp_path / "flitsim" / "configs").rglob("*") if p.is_file())
     assert installed == CONFIGS
     # The lookup finds a paper's experiment file there, from a folder without configs/.
     monkeypatch.chdir(tmp_path)
@@ -74,7 +81,7 @@ def test_a_missing_config_is_named(tmp_path, monkeypatch, capsys):
     assert "configs/papers/no-such-study.toml: cannot read config" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("config", CONFIGS)
+@pytest.mark.parametrize("config", [c for c in CONFIGS if c.endswith(".toml")])
 def test_shipped_config_passes_info_and_a_short_run(config, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)     # found as package data, not in the working folder
     assert main(["info", config, "--json"]) == 0, capsys.readouterr().err

@@ -26,7 +26,7 @@ from .validation import is_number as _is_number
 from .validation import show as _show
 from .config_values import parse_value as _parse_value
 from .config_values import sweep_values
-from .workload.config import WORKLOAD_DEFAULTS, normalize_workload
+from .workload.config import TRACE_WORKLOAD_KEYS, WORKLOAD_DEFAULTS, normalize_workload
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -242,9 +242,9 @@ def check_sweep_key(spec: str, key: str) -> tuple[str, str]:
     if not dot or not section or not name or "." in name:
         raise ConfigError(f'sweep "{spec}": key must be section.key (e.g. traffic.load)')
     if section == "workload":  # its scalar keys (jobs are a list: not swept one by one)
-        if name not in WORKLOAD_DEFAULTS:
-            raise ConfigError(f'sweep "{spec}": unknown key "{key}" '
-                              f'(known: {", ".join(WORKLOAD_DEFAULTS)})')
+        known = tuple(WORKLOAD_DEFAULTS) + TRACE_WORKLOAD_KEYS
+        if name not in known:
+            raise ConfigError(f'sweep "{spec}": unknown key "{key}" (known: {", ".join(known)})')
         return section, name
     if section not in DEFAULTS:
         raise ConfigError(f'sweep "{spec}": unknown section "{section}" '
@@ -357,11 +357,12 @@ def load_config(path: str | Any, overrides: Sequence[str] = ()) -> dict:
     topo = raw.get("topology")
     if isinstance(topo, dict) and isinstance(topo.get("file"), str) and not os.path.isabs(topo["file"]):
         topo["file"] = os.path.join(os.path.dirname(os.path.abspath(str(path))), topo["file"])
-    # Program files of workload jobs likewise.
+    # Program files and traces of workload jobs likewise.
     wl = raw.get("workload")
     for job in (wl.get("jobs") if isinstance(wl, dict) else None) or []:
-        if isinstance(job, dict) and isinstance(job.get("file"), str) and not os.path.isabs(job["file"]):
-            job["file"] = os.path.join(os.path.dirname(os.path.abspath(str(path))), job["file"])
+        for key in ("file", "trace"):
+            if isinstance(job, dict) and isinstance(job.get(key), str) and not os.path.isabs(job[key]):
+                job[key] = os.path.join(os.path.dirname(os.path.abspath(str(path))), job[key])
     for o in overrides:
         apply_override(raw, o)
     return normalize(raw)

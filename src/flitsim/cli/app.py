@@ -15,10 +15,11 @@ EXIT_BROKEN_PIPE = 141   # 128 + SIGPIPE, what `cat` and other filters exit with
 from .describe import _add_check_deadlock, _add_config, _add_info, _add_show
 from .figures import _add_plot, _add_reproduce
 from .simulate import _add_run, _add_saturate, _add_sweep
+from .trace import _add_replay, _add_trace_info
 
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (
     _add_run, _add_info, _add_config, _add_saturate, _add_sweep, _add_plot, _add_show,
-    _add_check_deadlock, _add_reproduce)
+    _add_check_deadlock, _add_reproduce, _add_trace_info, _add_replay)
 
 MAIN_EXAMPLES = """\
 examples:

@@ -2,7 +2,8 @@
 per-rank programs (program.py), motifs (motifs.py: regular patterns and collectives;
 proxy_apps.py: the papers' random communicators and proxy applications; motif_table.py: the
 table that selects them), jobs and placement (placement.py), runs (run.py), the per-job
-results (result.py) and the network-noise study (noise.py).
+results (result.py), the network-noise study (noise.py) and MPI trace replay from OTF2
+(trace.py, trace_otf2.py, trace_info.py, trace_replay.py; trace_gen.py writes test traces).
 
 A **program** gives every rank of a job a list of **steps**. A step sends messages
 (destination rank, size in bytes; non-blocking, queued at the node's network interface in
@@ -40,6 +41,7 @@ from .noise import NoiseResult, run_noise
 from .placement import build_replica, compile_inputs, job_ranks, place_jobs
 from .program import Program, WorkloadError, load_program, match, program_from_json, program_rounds
 from .run import run, run_replicas
+from .trace_replay import TraceReplay, replay
 
 __all__ = [
     "Program", "WorkloadError", "MOTIFS", "RANDOM_MOTIFS", "MOTIF_BUILDERS", "build_motif", "most_cubic",
@@ -48,4 +50,5 @@ __all__ = [
     "alltoall", "nn3d", "stencil27", "bcast", "reduce", "allreduce_dissemination",
     "allreduce_recursive_doubling", "allreduce_ring", "perturbation", "pairs", "spread",
     "umesh", "milc", "pf3d", "qbox", "ALLREDUCE", "DEFAULT_BYTES", "job_ranks", "random_derangement",
+    "replay", "TraceReplay",
 ]

@@ -26,7 +26,12 @@ WORKLOAD_DEFAULTS: dict[str, Any] = {
     "max_cycles": 100_000_000,
     "ni_queues": 1,           # messages a network interface interleaves, packet by packet
 }
-WORKLOAD_KEYS = ("jobs",) + tuple(WORKLOAD_DEFAULTS)
+# Keys of MPI trace replay (docs/workloads.md, "MPI traces"): how traced compute time becomes
+# cycles. Optional and only in the normalised table when given, so configs without traces
+# normalise (and hash, and store) exactly as before.
+TRACE_WORKLOAD_KEYS = ("compute", "compute_cycle_ns")
+COMPUTE_MODES = ("keep", "scale", "skip")
+WORKLOAD_KEYS = ("jobs",) + tuple(WORKLOAD_DEFAULTS) + TRACE_WORKLOAD_KEYS
 
 # Keys every job accepts.
 JOB_KEYS = ("motif", "name", "ranks", "fraction", "nodes", "bytes", "placement", "iterations",
@@ -48,6 +53,7 @@ MOTIF_KEYS: dict[str, tuple[str, ...]] = {
     "pf3d": ("dims",),
     "qbox": ("dims",),
     "program": ("file",),
+    "trace": ("trace",),
 }
 MOTIFS = tuple(MOTIF_KEYS)
 # Motifs whose message size has a default (the papers' sizes); the others require `bytes`.
@@ -130,11 +136,11 @@ def _normalize_job(j: int, job: Any, default_placement: str) -> dict[str, Any]:
         if "fraction" in job:
             raise ConfigError(f"{where}.nodes: give nodes or fraction, not both")
         out["nodes"] = nodes
-    if motif != "program" and not ({"ranks", "fraction", "nodes"} & set(job)):
+    if motif not in ("program", "trace") and not ({"ranks", "fraction", "nodes"} & set(job)):
         raise ConfigError(f"{where}.ranks: is required (or fraction, or nodes)")
     if "bytes" in job:
-        if motif == "program":
-            raise ConfigError(f'{where}.bytes: a "program" job takes its sizes from its file')
+        if motif in ("program", "trace"):
+            raise ConfigError(f'{where}.bytes: a "{motif}" job takes its sizes from its file')
         out["bytes"] = _int(f"{where}.bytes", job["bytes"], 1, _BYTES, _BYTES_TEXT)
     elif motif in BYTES_REQUIRED:
         raise ConfigError(f"{where}.bytes: is required for motif \"{motif}\" (message size in bytes)")
@@ -180,6 +186,11 @@ def _normalize_job(j: int, job: Any, default_placement: str) -> dict[str, Any]:
             raise ConfigError(f"{where}.file: is required for motif \"program\" (a JSON program "
                               f"file, docs/workloads.md)")
         out["file"] = job["file"]
+    if motif == "trace":
+        if not isinstance(job.get("trace"), str) or not job["trace"]:
+            raise ConfigError(f"{where}.trace: is required for motif \"trace\" (the anchor file of "
+                              f"an OTF2 trace, PATH/traces.otf2, docs/workloads.md)")
+        out["trace"] = job["trace"]
     return out
 
 
@@ -204,13 +215,33 @@ def normalize_workload(sec: Mapping[str, Any]) -> dict[str, Any]:
     out["ni_queues"] = _int("workload.ni_queues", sec.get("ni_queues", 1), 1)
     if out["ni_queues"] > 4096:
         raise _err("workload.ni_queues", "must be <= 4096", out["ni_queues"])
+    trace = {}
+    if "compute" in sec:
+        trace["compute"] = _choice("workload.compute", sec["compute"], COMPUTE_MODES,
+                                   "compute mode")
+    if "compute_cycle_ns" in sec:
+        c = sec["compute_cycle_ns"]
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or not math.isfinite(c) or c <= 0:
+            raise _err("workload.compute_cycle_ns", "must be a number > 0 (nanoseconds of traced "
+                       "compute per cycle)", c)
+        if sec.get("compute", "keep") != "scale":
+            raise ConfigError('workload.compute_cycle_ns: only read with compute = "scale" '
+                              f'(compute is {_show(sec.get("compute", "keep"))})')
+        trace["compute_cycle_ns"] = float(c)
+    elif trace.get("compute") == "scale":
+        raise ConfigError('workload.compute_cycle_ns: is required with compute = "scale" '
+                          '(nanoseconds of traced compute per simulated cycle)')
     jobs = sec.get("jobs")
     if not isinstance(jobs, (list, tuple)) or not jobs:
         raise ConfigError(f"workload.jobs: must be a non-empty list of job tables, e.g. "
                           f"jobs = [{{motif = \"alltoall\", ranks = 64, bytes = 7680}}], "
                           f"got {_show(jobs)}")
     out["jobs"] = [_normalize_job(j, job, out["placement"]) for j, job in enumerate(jobs)]
+    if trace and not any(j["motif"] == "trace" for j in out["jobs"]):
+        key = next(iter(trace))
+        raise ConfigError(f'workload.{key}: only read by trace jobs (motif = "trace"), and no job '
+                          f'is one')
     if all(j["background"] for j in out["jobs"]):
         raise ConfigError("workload.jobs: at least one job must not be a background job "
                           "(the run lasts until the foreground jobs finish)")
-    return {"jobs": out["jobs"], **{k: out[k] for k in WORKLOAD_DEFAULTS}}
+    return {"jobs": out["jobs"], **{k: out[k] for k in WORKLOAD_DEFAULTS}, **trace}

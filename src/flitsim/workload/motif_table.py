@@ -31,7 +31,8 @@ def _halo(build: Callable[..., Program]) -> Callable[..., Program]:
 
 
 # The motif table: one builder per motif (job table, ranks, bytes, rng, label) -> one iteration.
-# Its keys are those of MOTIF_KEYS in workload/config.py ("program" reads a file, see build_motif).
+# Its keys are those of MOTIF_KEYS in workload/config.py ("program" reads a file and "trace" an
+# OTF2 trace, see build_motif).
 MOTIF_BUILDERS: dict[str, Callable[..., Program]] = {
     "alltoall": lambda job, n, b, rng, label: alltoall(n, b, label, job.get("order", "shift"), rng),
     "nn3d": _halo(nn3d),
@@ -67,6 +68,12 @@ def build_motif(job: Mapping[str, Any], rng: np.random.Generator | None = None,
         if "ranks" in job and job["ranks"] != one.ranks:
             raise WorkloadError(f"{label}.ranks: {job['ranks']} but {job['file']} has "
                                 f"programs for {one.ranks} ranks")
+    elif motif == "trace":
+        from .trace import trace_program
+        one = trace_program(job, label)
+        if "ranks" in job and job["ranks"] != one.ranks:
+            raise WorkloadError(f"{label}.ranks: {job['ranks']} but the trace {job['trace']} has "
+                                f"{one.ranks} MPI ranks")
     elif motif in MOTIF_BUILDERS:
         n, b = int(job["ranks"]), int(job.get("bytes", DEFAULT_BYTES.get(motif, 0)))
         one = MOTIF_BUILDERS[motif](job, n, b, rng, label)

@@ -12,7 +12,7 @@ from .motif_table import RANDOM_MOTIFS, build_motif
 from .program import _I64, Program, WorkloadError, load_program
 
 
-def job_ranks(job: Mapping[str, Any], nodes: int) -> int:
+def job_ranks(job: Mapping[str, Any], nodes: int, label: str = "workload.jobs") -> int:
     """Ranks of a normalised job on a machine of `nodes` nodes (`fraction` of the nodes,
     rounded down, when given instead of `ranks`)."""
     if "ranks" in job:
@@ -23,6 +23,9 @@ def job_ranks(job: Mapping[str, Any], nodes: int) -> int:
         return len(job["nodes"])
     if job["motif"] == "program":
         return load_program(job["file"]).ranks
+    if job["motif"] == "trace":
+        from .trace_otf2 import trace_ranks
+        return trace_ranks(job["trace"], label)
     raise WorkloadError("workload.jobs: a job needs ranks, fraction or nodes")
 
 
@@ -34,11 +37,13 @@ def place_jobs(jobs: Sequence[Mapping[str, Any]], nodes: int, seed: int) -> list
     that in a random order drawn from `seed` (each job its own consecutive slice of one
     random permutation), so a job's ranks are scattered over the machine.
     """
-    sizes = [job_ranks(j, nodes) for j in jobs]
+    sizes = [job_ranks(jb, nodes, f"workload.jobs[{j}].trace") for j, jb in enumerate(jobs)]
     total = sum(sizes)
     if total > nodes:
+        traces = "".join(f"; workload.jobs[{j}].trace has {sizes[j]} MPI ranks"
+                         for j, jb in enumerate(jobs) if jb["motif"] == "trace")
         raise WorkloadError(f"workload.jobs: {total} ranks in all, but the topology has only "
-                            f"{nodes} nodes (one rank per node)")
+                            f"{nodes} nodes (one rank per node){traces}")
     free = np.ones(nodes, bool)
     out: list[np.ndarray | None] = [None] * len(jobs)
     for j, job in enumerate(jobs):
@@ -82,6 +87,9 @@ def build_replica(wcfg: Mapping[str, Any], nodes: int, seed: int,
         label = f"workload.jobs[{j}] ({job.get('name', job['motif'])})"
         jj = dict(job)
         jj.setdefault("ranks", len(placed[j]))
+        if job["motif"] == "trace":   # the [workload] table's compute conversion
+            from .trace import cycle_ns_for
+            jj["_compute"], jj["_cycle_ns"] = wcfg.get("compute", "keep"), cycle_ns_for(wcfg)
         random_motif = job["motif"] in RANDOM_MOTIFS or job.get("order") == "random"
         if cache is not None and not random_motif and j in cache:
             prog = cache[j]
