@@ -6,8 +6,8 @@
 // and 1 on a torus, VC 0 on a mesh (BookSim2's min_adapt_torus and _mesh use the same escape
 // VCs); every other VC is adaptive (a class of its own), so router.vcs ≥ 3 on a torus, ≥ 2 on a
 // mesh.
-// Selection: among the productive outputs with an empty adaptive VC (free, all its credits
-// back: empty_adaptive_vc says why), the one with the fewest adaptive-class flits downstream
+// Selection: among the productive outputs with an adaptive VC that is free with room for the
+// whole packet (fitting_adaptive_vc says why), the one with the fewest adaptive-class flits downstream
 // (ties: the first after a random start), on that one VC; when no productive output has one,
 // the escape VCs of the DOR output (any of its class, by router.vc_policy). A packet on
 // an escape VC may return to the adaptive VCs at the next router (Duato's theorem allows it).
@@ -56,18 +56,22 @@ FLITSIM_HD bool cube_productive(const Cube& c, int d, int cur, int want, int dir
 }
 
 // The first adaptive VC of output gp, at or after `start` in [lo, hi) and wrapping, that is
-// free with its downstream buffer empty (all B credits back), or −1. Empty, not only free: the
-// engine frees a VC once the tail has crossed the switch, while the tail may still sit in the
-// next router's buffer; a packet given that VC then waits behind the previous one, which may
-// belong to another destination, and Duato's indirect dependencies, which follow one packet
-// through the adaptive VCs, would miss that wait (a deadlock the test suite met with 4-flit
-// packets on one adaptive VC). Taking an adaptive VC only when empty (atomic allocation) keeps
-// every wait on an adaptive VC a wait of the packet that holds it. Escape VCs need no such
-// rule: their dependency graph already joins every packet that may hold a channel.
-FLITSIM_HD int empty_adaptive_vc(const SimView& s, int rep, int gp, int lo, int hi, int start) {
+// free with room downstream for the whole packet, or −1. Room for the whole packet, not only
+// free: the engine frees a VC once the previous packet's tail has crossed the switch, while
+// that packet may still sit in the next router's buffer. A packet given such a VC without room
+// for all its flits would hold its own input VC (perhaps an escape VC) while waiting for a
+// packet of another destination to move on, a dependency that Duato's indirect dependencies
+// (one packet's own path through adaptive VCs) do not contain; the test suite met that
+// deadlock with 4-flit packets on one adaptive VC. With room reserved (the VC is the packet's
+// until its tail leaves) every flit crosses without waiting on anything downstream, so the
+// packet leaves its input VC whatever the adaptive VC's other occupants do (as in virtual
+// cut-through, where Duato's condition needs only the direct dependencies). Escape VCs need no
+// such rule: their dependency graph already joins every packet that may hold a channel.
+FLITSIM_HD int fitting_adaptive_vc(const SimView& s, int rep, const PacketInfo& p, int gp, int lo, int hi, int start) {
+  const int need = s.packets[p.slot].size;
   for (int i = 0, w = start; i < hi - lo; ++i, w = w + 1 == hi ? lo : w + 1) {
     const long long o = s.pv(rep, gp, w);
-    if (s.ovc[o].owner < 0 && s.ovc[o].credits == s.sz.B) return w;
+    if (s.ovc[o].owner < 0 && s.ovc[o].credits >= need) return w;
   }
   return -1;
 }
@@ -87,7 +91,7 @@ FLITSIM_HD RouteChoice route_torus_min_adapt(const SimView& s, int rep, int r, c
     const int gp = c.port(r, d, dir);
     if (gp < 0) continue;
     // aux: the adaptive VC taken (its range is that one VC), or −1 while enumerating (all of them)
-    const int w = branching(p) ? -1 : empty_adaptive_vc(s, rep, gp, lo, hi, lo + k0 % (hi - lo));
+    const int w = branching(p) ? -1 : fitting_adaptive_vc(s, rep, p, gp, lo, hi, lo + k0 % (hi - lo));
     if (w < 0 && !branching(p)) continue;
     const int occupied = (hi - lo) * s.sz.B - free_credits(s, rep, gp, lo, hi);  // adaptive-class flits downstream
     best.offer(occupied, gp, w, false);
