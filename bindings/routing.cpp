@@ -47,7 +47,7 @@ void bind_routing(py::module_& m) {
         // Duato (kEscapeSubnetwork): the escape sub-network's VCs, 0 .. escape_vcs − 1 (0: none, as
         // without deadlock avoidance, where every VC is one class).
         const int32_t C = h.prm.routing.vc_classes, E = h.prm.routing.escape_classes;
-        d["escape_vcs"] = (i.traits->flags & kEscapeSubnetwork) && C > 1 ? E * h.sz.V / C : 0;
+        d["escape_vcs"] = (i.traits->flags & kEscapeSubnetwork) && C > 1 ? E : 0;  // one VC per escape class
         return d;
       },
       py::arg("config"), "The routing the engine runs for a configuration and its VC classes.");

@@ -83,7 +83,7 @@ struct RoutingParams {
   Selection selection = Selection::Oblivious;
   int32_t vc_classes = 1;     // deadlock-avoidance classes the routing uses
   int32_t phase_classes = 1;  // table Valiant: VC classes of one minimal phase
-  int32_t escape_classes = 0; // Duato (min-adapt): classes 0 .. escape_classes−1 escape, the rest adaptive
+  int32_t escape_classes = 0; // Duato (min-adapt): escape VCs 0 .. escape_classes−1, the rest adaptive
   bool valiant_any = false;   // dragonfly Valiant: any router of the intermediate group
   bool valiant_node = false;  // routing.valiant = "node": the intermediate is a random node's router (BookSim2)
   bool valiant_dims = false;  // routing.valiant = "differing-dims": random only where source and destination differ

@@ -26,9 +26,9 @@ NEEDS = [  # topology, escape VCs (one per DOR dateline class: 2 on a torus, 1 o
 
 @pytest.mark.parametrize("topo,escape", NEEDS, ids=[f'{n[0]["kind"]}{n[0]["widths"]}{n[0].get("wrap", "")}' for n in NEEDS])
 def test_check_deadlock_applies_duatos_condition_and_refuses_too_few_vcs(topo, escape):
-    for vcs in (escape + 1, escape + 3):  # one class per VC: the escape VCs, then adaptive ones
+    for vcs in (escape + 1, escape + 3):  # one VC per escape class, every other VC adaptive
         rep = check_deadlock(config(topo, "min-adapt", vcs=vcs))
-        assert rep.acyclic and rep.classes == vcs and rep.escape_vcs == escape
+        assert rep.acyclic and rep.classes == escape + 1 and rep.escape_vcs == escape
         assert "escape sub-network" in rep.summary() and "acyclic" in rep.summary()
     with pytest.raises(ValueError, match=rf'router\.vcs: routing "min-adapt" on {topo["kind"]} needs at least {escape + 1} VCs'):
         check_deadlock(config(topo, "min-adapt", vcs=escape))

@@ -16,12 +16,11 @@ struct ClassInputs {
   int32_t min_classes;  // table routings: classes of one minimal route (diameter or min_vc_classes)
   bool booksim_vcs = false;  // routing.vc_scheme = "booksim" (dragonfly UGAL-L: BookSim2's 3 VCs)
   int32_t rings = 0;         // torus and mesh: dimensions that wrap around (dateline classes)
-  int32_t vcs = 0;           // router.vcs (Duato: the adaptive class takes every VC left)
 };
 struct VcClasses {
   int32_t vc_classes;         // SimParams::vc_classes
   int32_t phase_classes = 1;  // SimParams::phase_classes
-  int32_t escape_classes = 0; // Duato (kEscapeSubnetwork): classes below it escape, the rest adaptive
+  int32_t escape_classes = 0; // Duato (kEscapeSubnetwork): VCs 0 .. escape_classes−1 escape (one per class), the rest adaptive
 };
 
 // What the host knows of a routing beyond its route and classes functions, declared beside
@@ -36,7 +35,7 @@ enum RoutingFlag : uint32_t {
   kDModK = 1u << 4,              // routing.selection = "dmodk" applies, and is the default
   kReroutesWaiting = 1u << 5,    // a routed head without an output VC is routed again each cycle
                                  // (prm.routing.reroute_waiting; torus_min_adapt.cuh says why)
-  kEscapeSubnetwork = 1u << 6,   // Duato: VC classes below VcClasses::escape_classes are the escape
+  kEscapeSubnetwork = 1u << 6,   // Duato: VCs below VcClasses::escape_classes are the escape
                                  // sub-network (check_deadlock tests Duato's condition), the rest adaptive
 };
 struct RoutingTraits {

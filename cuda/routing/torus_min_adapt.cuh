@@ -4,8 +4,7 @@
 // direction that is minimal there (both on an even ring exactly W/2 away). The escape VCs are
 // taken only on the DOR output, in its dateline class (torus_dor.cuh): one VC per class, VCs 0
 // and 1 on a torus, VC 0 on a mesh (BookSim2's min_adapt_torus and _mesh use the same escape
-// VCs); every other VC is adaptive (a class of its own), so router.vcs ≥ 3 on a torus, ≥ 2 on a
-// mesh.
+// VCs); every other VC is adaptive, one class, so router.vcs ≥ 3 on a torus, ≥ 2 on a mesh.
 // Selection: among the productive outputs with an adaptive VC that is free with room for the
 // whole packet (fitting_adaptive_vc says why), the one with the fewest adaptive-class flits downstream
 // (ties: the first after a random start), on that one VC; when no productive output has one,
@@ -40,11 +39,12 @@ namespace flitsim {
 constexpr int kSaltTorusMinAdapt = 0xC0000;  // + hops: the start of the scan over outputs
 constexpr int kEscapeAux = -2;               // BestChoice aux of the escape offer
 
-// Escape: the dateline classes of DOR (2 on a torus, 1 on a mesh), one VC each; every other VC
-// is adaptive (one class per VC, so router.vcs ≥ escape classes + 1).
+// Escape: the dateline classes of DOR (2 on a torus, 1 on a mesh), VC c for class c; then one
+// adaptive class, every other VC (so the class ranges are not the engine's equal split:
+// route_torus_min_adapt names its VCs itself). router.vcs ≥ classes, 3 on a torus, 2 on a mesh.
 inline VcClasses classes_torus_min_adapt(const ClassInputs& in) {
   const int32_t escape = in.rings > 0 ? 2 : 1;
-  return {escape + 1 > in.vcs ? escape + 1 : in.vcs, 1, escape};
+  return {escape + 1, 1, escape};
 }
 
 // True when a hop from coordinate cur in direction dir (0: +, 1: −) of dimension d is minimal
@@ -80,7 +80,9 @@ FLITSIM_HD RouteChoice route_torus_min_adapt(const SimView& s, int rep, int r, c
   const Cube c = cube(s);
   int esc_class;
   const int esc_port = cube_dor_port(s, rep, p, r, p.dst_router, &esc_class);  // may draw the even-radix tie
-  const int lo = s.class_vc_lo(s.prm.routing.escape_classes), hi = s.sz.V;  // the adaptive VCs
+  // The adaptive VCs; without deadlock avoidance (one class) every VC is adaptive and escape.
+  const bool one_class = s.prm.routing.vc_classes == 1;
+  const int lo = one_class ? 0 : s.prm.routing.escape_classes, hi = s.sz.V;
   const int D = c.dims(), outs = 2 * D;
   const int k0 = int(draw_below(route_order_draw(s, rep, p, kSaltTorusMinAdapt + s.packets[p.slot].hops), uint32_t(outs)));
   BestChoice best;
@@ -98,7 +100,7 @@ FLITSIM_HD RouteChoice route_torus_min_adapt(const SimView& s, int rep, int r, c
   }
   if (branching(p) || best.port < 0) best.offer(0, esc_port, kEscapeAux, false);
   best.settle(p);
-  if (best.aux == kEscapeAux) return route_in_class(s, best.port, esc_class);
+  if (best.aux == kEscapeAux) return one_class ? RouteChoice{best.port, 0, hi} : RouteChoice{best.port, esc_class, esc_class + 1};
   return best.aux < 0 ? RouteChoice{best.port, lo, hi} : RouteChoice{best.port, best.aux, best.aux + 1};
 }
 

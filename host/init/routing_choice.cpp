@@ -238,7 +238,6 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
   if (sensing == "snapshot") prm.routing.snapshot_period = cfg.routing.snapshot_period;
 
   ClassInputs in{false, 0, cfg.routing.deroutes, 1, cfg.routing.vc_scheme == "booksim"};
-  in.vcs = cfg.router.vcs;
   if (table == "df_groups") {
     if (t.attrs.at("groups") < 3)
       where.fail("algorithm", "\"" + alg + "\" on a dragonfly needs at least 3 groups, got " +
