@@ -8,7 +8,7 @@
 // Selection: among the productive outputs with an adaptive VC that is free with room for the
 // whole packet (fitting_adaptive_vc says why), the one with the fewest adaptive-class flits downstream
 // (ties: the first after a random start), on that one VC; when no productive output has one,
-// the escape VCs of the DOR output (any of its class, by router.vc_policy). A packet on
+// the escape VC of the DOR output's dateline class. A packet on
 // an escape VC may return to the adaptive VCs at the next router (Duato's theorem allows it).
 //
 // Why re-routing (registry flag kReroutesWaiting): Duato's protocol needs a head that waits to
