@@ -28,6 +28,7 @@ DF_UGAL_BAD_BOOKSIM_VCS = ("--set", "routing.algorithm=ugal", "--set", "router.v
                            "--set", "routing.vc_scheme=booksim", "--set", "traffic.pattern=bad-dragon",
                            "--set", "traffic.self=false", "--set", "sim.warmup=20000",
                            "--set", "sim.measure=10000", "--set", "sim.drain_limit=1")
+TORUS88 = "configs/validation/booksim-torus88.toml"
 FF_UGAL8 = ("--set", "routing.algorithm=ugal", "--set", "routing.cost=hops", "--set",
             "routing.offset=2", "--set", "routing.n_indirect=1", "--set", "router.vcs=8")
 
@@ -54,4 +55,9 @@ CLAIMS = (
           ("run", "configs/papers/diameter-two-ioq.toml"), "accepted", 3, 0.005),
     Claim("reproductions.md", "cannot (head-of-line blocking at its inputs; {} here with speedup 1)",
           ("run", "configs/papers/diameter-two-ioq.toml", "--set", "router.speedup=1"), "accepted", 3, 0.005),
+    Claim("validation.md", "left-going non-crossing = 1) | 0.650 | 0.633 | {} |",
+          ("run", TORUS88, "--set", "routing.dateline=booksim", "--set", "traffic.load=0.9"), "accepted", 3, 0.003),
+    Claim("validation.md", "| 8-ary 2-cube | accepted at offered 0.9 | 0.370 | {} | +0.200 |",
+          ("run", TORUS88, "--set", "routing.algorithm=min-adapt", "--set", "router.vcs=3", "--set", "traffic.load=0.9"),
+          "accepted", 3, 0.003),
 )

@@ -44,6 +44,10 @@ void bind_routing(py::module_& m) {
         d["kind"] = i.kind_name, d["algorithm"] = i.algorithm, d["family"] = i.family, d["candidates"] = i.candidates;
         d["vc_classes"] = h.prm.routing.vc_classes, d["phase_classes"] = h.prm.routing.phase_classes;
         d["valiant_any"] = h.prm.routing.valiant_any;
+        // Duato (kEscapeSubnetwork): the escape sub-network's VCs, 0 .. escape_vcs − 1 (0: none, as
+        // without deadlock avoidance, where every VC is one class).
+        const int32_t C = h.prm.routing.vc_classes, E = h.prm.routing.escape_classes;
+        d["escape_vcs"] = (i.traits->flags & kEscapeSubnetwork) && C > 1 ? E : 0;  // one VC per escape class
         return d;
       },
       py::arg("config"), "The routing the engine runs for a configuration and its VC classes.");

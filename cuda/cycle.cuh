@@ -102,7 +102,8 @@ FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r
     if (s.sz.demand_P)
       ports.once([&] { step_route_in_port_order(s, rep, r, t); });
     else
-      ports.each_of(stage.of[kStageUnrouted], [&](int gp) { step_route(s, rep, r, gp, t); });
+      ports.each_of(stage.of[kStageUnrouted] | (s.prm.routing.reroute_waiting ? stage.of[kStageAwaitingVc] : 0),
+                    [&](int gp) { step_route(s, rep, r, gp, t); });
     run_vc_allocation(s, rep, r, t, ports, va_ports);  // phases/allocation.cuh
     // router.speedup: with "cioq" the switch runs that many allocation-and-traversal passes per
     // cycle, so up to `speedup` flits leave each input and enter each output queue (one per pass).

@@ -34,6 +34,8 @@ enum class UgalCost : int32_t { Queue = 0, Hops = 1, BookSim = 2, BookSimFlatfly
 // routing.sensing: what the weighted HyperX routings (DimWAR, OmniWAR) sense of an output
 // (routing/hyperx_common.cuh, hx_congestion).
 enum class Sensing : int32_t { Port = 0, Class = 1 };
+// routing.dateline: how dor on a torus picks a hop's dateline class (torus_dor.cuh).
+enum class Dateline : int32_t { Crossing = 0, Sticky = 1, BookSim = 2 };
 // router.vc_policy: which output VC of the routing's allowed range a head asks for
 // (phases/vc_alloc.cuh) and which VC a new packet takes at injection (phases/inject.cuh).
 enum class VcPolicy : int32_t { Spread = 0, ByHop = 1, Random = 2 };
@@ -81,12 +83,14 @@ struct RoutingParams {
   Selection selection = Selection::Oblivious;
   int32_t vc_classes = 1;     // deadlock-avoidance classes the routing uses
   int32_t phase_classes = 1;  // table Valiant: VC classes of one minimal phase
+  int32_t escape_classes = 0; // Duato (min-adapt): escape VCs 0 .. escape_classes−1, the rest adaptive
   bool valiant_any = false;   // dragonfly Valiant: any router of the intermediate group
   bool valiant_node = false;  // routing.valiant = "node": the intermediate is a random node's router (BookSim2)
   bool valiant_dims = false;  // routing.valiant = "differing-dims": random only where source and destination differ
   bool ugal_downstream = false;  // routing.congestion = "downstream": UGAL-L senses port_occupancy only
   bool df_booksim_vcs = false;   // routing.vc_scheme = "booksim": dragonfly UGAL-L on BookSim2's VCs
   bool decide_at_injection = false;  // routing.decide_at_injection: UGAL-L decides as the packet is injected
+  bool reroute_waiting = false;  // kReroutesWaiting: heads without an output VC are routed each cycle
   // Adaptive routing (UGAL-L, Clos-AD, DimWAR, OmniWAR).
   int32_t n_indirect = 1;     // UGAL: non-minimal candidates
   int32_t penalty_x256 = 256; // UGAL: penalty c · 256
@@ -95,6 +99,7 @@ struct RoutingParams {
   UgalCost ugal_cost = UgalCost::Queue;
   bool multi_deroute = true;  // OmniWAR: back-to-back deroutes in one dimension allowed
   Sensing sensing = Sensing::Port;  // DimWAR/OmniWAR: the congestion of an output they weigh
+  Dateline dateline = Dateline::Crossing;  // dor on a torus: the dateline class rule
   // Global-information routing (UGAL-G, routing/snapshot.cuh): every router writes its ports'
   // congestion into one half of cong_snap at the end of the last cycle of each period of
   // snapshot_period cycles; routers read the other half. 0 = no snapshot.

@@ -22,7 +22,10 @@ FLITSIM_HD void build_port_demand(const SimView& __restrict__ s, int rep, int r)
 // dependency makes route the one step whose ports run in port order (cycle.cuh).
 FLITSIM_HD void step_route(const SimView& __restrict__ s, int rep, int r, int gp, long long t) {
   const long long ip = s.pp(rep, gp);
-  for (u64 m = s.port_state[ip].vc_mask & ~s.port_state[ip].routed_mask; m; m &= m - 1) {  // occupied VCs without a route
+  // Occupied VCs without a route; with prm.routing.reroute_waiting (Duato's protocol,
+  // routing/torus_min_adapt.cuh) also the routed ones still without an output VC.
+  const u64 redo = s.prm.routing.reroute_waiting ? s.port_state[ip].held_mask : s.port_state[ip].routed_mask;
+  for (u64 m = s.port_state[ip].vc_mask & ~redo; m; m &= m - 1) {
     const int v = lowest_bit(m);
     const long long q = s.pv(rep, gp, v);
     const int32_t pid = s.ibuf[q * s.sz.B + s.ivc[q].head].pid();  // a head's: tails reset out_port

@@ -18,6 +18,7 @@
 #include "table_ugalg.cuh"
 #include "table_valiant.cuh"
 #include "torus_dor.cuh"
+#include "torus_min_adapt.cuh"
 #include "torus_valiant_dor.cuh"
 #include "updown.cuh"
 

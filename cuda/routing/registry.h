@@ -76,5 +76,7 @@
     classes_torus_valiant_dor, self, none, cube_coords, exact, traits_torus_valiant_dor) \
   X(TorusUgalDor, 19, "ugal-dor", Torus, "torus_valiant_dor.cuh", route_torus_ugal_dor, \
     classes_torus_valiant_dor, self, demand, cube_coords, exact, traits_torus_ugal_dor) \
+  X(TorusMinAdapt, 20, "min-adapt", Torus, "torus_min_adapt.cuh", route_torus_min_adapt, \
+    classes_torus_min_adapt, dest, none, cube_coords, exact, traits_torus_min_adapt) \
   X(UpDown, 10, "updown", Tree, "updown.cuh", route_updown, \
     classes_table_min, dest, none, none, exact, traits_updown)

@@ -20,6 +20,7 @@ struct ClassInputs {
 struct VcClasses {
   int32_t vc_classes;         // SimParams::vc_classes
   int32_t phase_classes = 1;  // SimParams::phase_classes
+  int32_t escape_classes = 0; // Duato (kEscapeSubnetwork): VCs 0 .. escape_classes−1 escape (one per class), the rest adaptive
 };
 
 // What the host knows of a routing beyond its route and classes functions, declared beside
@@ -32,6 +33,10 @@ enum RoutingFlag : uint32_t {
   kUgalDecision = 1u << 2,       // a UGAL cost rule: routing.offset defaults from routing.cost
   kNoNodeIntermediate = 1u << 3, // routing.valiant = "node" not modelled
   kDModK = 1u << 4,              // routing.selection = "dmodk" applies, and is the default
+  kReroutesWaiting = 1u << 5,    // a routed head without an output VC is routed again each cycle
+                                 // (prm.routing.reroute_waiting; torus_min_adapt.cuh says why)
+  kEscapeSubnetwork = 1u << 6,   // Duato: VCs below VcClasses::escape_classes are the escape
+                                 // sub-network (check_deadlock tests Duato's condition), the rest adaptive
 };
 struct RoutingTraits {
   const char* label;       // display name (plots, tables)

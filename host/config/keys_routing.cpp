@@ -64,6 +64,12 @@ const std::vector<KeySpec>& routing_keys() {
                          "what DimWAR and OmniWAR weigh of an output: port (unset), the downstream occupancy of all "
                          "its VCs plus the flits queued here for it; class, the downstream occupancy of the VCs of "
                          "the packet's VC class only plus the flits queued here (SuperSim's per-VC-set sensing)"))),
+      refuse_unread(readers(choice_key("routing", "dateline", {"crossing", "sticky", "booksim"},
+                         FLITSIM_FIELD(routing_params.dateline),
+                         "dor on a torus, a hop's dateline class: crossing (unset), 1 while the packet still has to "
+                         "cross its ring's wrap-around link; sticky, decided where the packet enters the dimension "
+                         "(1 if its way crosses) and kept to its end; booksim, BookSim2's dim_order_torus (sticky, and "
+                         "a left-going packet takes class 1 when it does not cross)"))),
       refuse_unread(readers(int_key("routing", "snapshot_period", 1, kMaxFlits, FLITSIM_FIELD(routing.snapshot_period),
                                 "cycles between congestion snapshots"))),
       choice_key("routing", "selection", {"oblivious", "adaptive", "dmodk"}, FLITSIM_FIELD(routing.selection),

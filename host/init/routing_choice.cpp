@@ -234,6 +234,7 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
                                                                         : info.traits->offset;
   prm.routing.threshold_x256 = std::llround(cfg.routing.threshold / 100.0 * double(cfg.router.vcs) * double(cfg.router.buffer) * 256.0);
   prm.routing.kind = info.kind;
+  prm.routing.reroute_waiting = flags & kReroutesWaiting;
   if (sensing == "snapshot") prm.routing.snapshot_period = cfg.routing.snapshot_period;
 
   ClassInputs in{false, 0, cfg.routing.deroutes, 1, cfg.routing.vc_scheme == "booksim"};
@@ -261,6 +262,7 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
   const VcClasses c = info.classes(in);
   prm.routing.vc_classes = c.vc_classes;
   prm.routing.phase_classes = c.phase_classes;
+  prm.routing.escape_classes = c.escape_classes;
 }
 
 }  // namespace flitsim

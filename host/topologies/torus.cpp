@@ -73,6 +73,12 @@ Topology build_cube(const Params& prm, const std::string& kind, bool torus) {
     for (size_t d = 0; d < D; ++d) t.router_coords[size_t(r) * D + d] = int32_t(r / stride[d] % widths[d]);
 
   // Which of the 2D ports exist, and each router's port count (terminals first).
+  // The ports are laid out here rather than through TopologyBuilder (topology.cpp): the builder
+  // appends a link's two ports at both routers in call order, and BookSim2's order, + then − in
+  // every dimension at every router (cube_port, the routings' rt_table), would need the link
+  // from x to x + 1 (x's + port) added before the link from x − 1 to x (x's − port) for every
+  // x: around a ring that order is a cycle, so no call order gives it. The builder would need
+  // ports placed by index, which it does not offer.
   auto has_port = [&](int32_t r, size_t d, int dir) {
     const int32_t c = t.router_coords[size_t(r) * D + d];
     return wrap[d] || (dir == 0 ? c < widths[d] - 1 : c > 0);

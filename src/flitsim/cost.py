@@ -11,6 +11,10 @@ are the ones that reproduce its Table 4 (docs/targets.md §2.3, §3.3 item 7):
   optical — half and half for the paper's trees, giving all five FT costs exactly;
 * express mesh / HyperX: ``copper_per_router`` copper links per router, the rest optical,
   5 for gap 1 and 4 for gap ≥ 2 — inferred from Table 4, not stated by the paper;
+* torus, mesh: all copper. Neighbour links join adjacent routers; a torus is laid out
+  folded (each ring's routers in the order 0, W−1, 1, W−2, …), so its wrap-around links also
+  span at most two router positions (hence BookSim2's 2-cycle torus channels). Short links
+  are copper (electrical); give ``copper_classes`` to price a dimension's links as optical;
 * Slim Fly, MLFM, OFT, imported graphs: all optical (P3 gives no split).
 
 Every parameter can be overridden: ``optical``, ``copper``, ``router`` (prices),
@@ -27,6 +31,8 @@ from typing import Any
 DEFAULT_PRICES = {"optical": 1.0, "copper": 0.16, "router": 20.0}
 
 # Channel classes that are copper cables, per topology kind (all other classes are optical).
+# Kinds in ALL_COPPER price every router-to-router link as copper.
+ALL_COPPER = ("torus", "mesh")
 COPPER_CLASSES: dict[str, tuple[str, ...]] = {
     "dragonfly": ("local",),
     "fattree": ("leaf-agg", "leaf-spine", "l1-l2"),
@@ -73,6 +79,8 @@ def split_links(kind: str, attrs: Mapping[str, int], routers: int,
         per_router = _hyperx_copper_per_router(attrs)
     if per_router is not None:
         copper = min(total, per_router * routers)
+    elif "copper_classes" not in params and kind in ALL_COPPER:
+        copper = total
     else:
         names = params.get("copper_classes", COPPER_CLASSES.get(kind, ()))
         unknown = [n for n in names if n not in links_by_class]

@@ -36,7 +36,7 @@ import numpy as np
 
 from . import topology as _topology
 
-__all__ = ["DeadlockReport", "check_deadlock", "dependency_graph", "find_cycle", "route_candidates", "main"]
+__all__ = ["DeadlockReport", "check_deadlock", "dependency_graph", "escape_graph", "find_cycle", "route_candidates", "main"]
 
 _CHUNKS = 32  # source-router chunks enumerated per engine call (the progress line's steps)
 
@@ -51,10 +51,13 @@ class DeadlockReport:
     nodes: int                       # (channel, VC) pairs that appear in some dependency
     edges: int
     cycle: list[tuple[int, int, int, int]] = field(default_factory=list)
+    escape_vcs: int = 0              # Duato: VCs 0 .. escape_vcs-1 form the escape sub-network (0: none)
 
     def summary(self) -> str:
+        graph = (f"escape sub-network (VCs 0-{self.escape_vcs - 1}, Duato: with indirect dependencies through "
+                 f"adaptive VCs)" if self.escape_vcs else "channel dependency graph")
         head = (f"routing \"{self.algorithm}\": {self.classes} VC class(es) on {self.vcs} VCs; "
-                f"channel dependency graph with {self.nodes} nodes, {self.edges} edges: ")
+                f"{graph} with {self.nodes} nodes, {self.edges} edges: ")
         if self.acyclic:
             return head + "acyclic (deadlock-free)"
         steps = " -> ".join(f"r{r}:p{p}>r{q} vc{v}" for r, p, q, v in self.cycle)
@@ -99,6 +102,32 @@ def dependency_graph(cand: dict[str, np.ndarray], peer_port: np.ndarray, V: int)
     return g
 
 
+def escape_graph(cand: dict[str, np.ndarray], peer_port: np.ndarray, V: int, escape_vcs: int) -> dict[int, set[int]]:
+    """Duato's extended channel dependency graph of the escape sub-network (Duato 1995; Dally &
+    Towles §14.3.4): nodes are escape VCs (VC < escape_vcs) of router-to-router channels; an
+    edge e1 -> e2 means a packet holding e1 may request e2 next (direct) or after a run of hops
+    on adaptive VCs (indirect: it holds e1 while those hops wait behind it). Both are followed
+    per destination router, since only one packet's route links them. A routing whose waiting
+    heads can always fall back to an escape VC (cuda/routing/torus_min_adapt.cuh) is
+    deadlock-free if this graph is acyclic, whatever cycles its adaptive VCs form."""
+    g: dict[int, set[int]] = defaultdict(set)
+    dst = cand["dst_router"]
+    for d in np.unique(dst):
+        sub = dependency_graph({k: v[dst == d] for k, v in cand.items()}, peer_port, V)
+        for start in [u for u in sub if u % V < escape_vcs]:
+            seen, todo = set(), list(sub[start])
+            while todo:  # escape VCs reached directly or through adaptive VCs only
+                w = todo.pop()
+                if w in seen:
+                    continue
+                seen.add(w)
+                if w % V < escape_vcs:
+                    g[start].add(w)
+                else:
+                    todo.extend(sub.get(w, ()))
+    return g
+
+
 def find_cycle(g: dict[int, set[int]]) -> list[int]:
     """One cycle of g (node list), or [] if g is acyclic (iterative three-colour DFS)."""
     color: dict[int, int] = {}
@@ -136,7 +165,13 @@ def _check(cfg: dict, progress: Any = None) -> DeadlockReport:
     t = _topology.build(cfg)
     V = int(dict(cfg.get("router", {}) or {}).get("vcs", 4))
     peer_port = np.asarray(t.peer_port)
-    g = dependency_graph(route_candidates(cfg, t.num_routers, line), peer_port, V)
+    classes = int(setup["vc_classes"])
+    # Duato's protocol: only the escape VCs must be acyclic, with the indirect dependencies
+    # through adaptive VCs; without deadlock avoidance (1 class, escape_vcs 0) the whole graph
+    # is checked as for any routing.
+    escape_vcs = int(setup.get("escape_vcs", 0))
+    cand = route_candidates(cfg, t.num_routers, line)
+    g = escape_graph(cand, peer_port, V, escape_vcs) if escape_vcs else dependency_graph(cand, peer_port, V)
     if line is not None:
         line.update("searching the dependency graph for a cycle", None, force=True)
     nodes = set(g)
@@ -147,8 +182,9 @@ def _check(cfg: dict, progress: Any = None) -> DeadlockReport:
         line.close()
     peer_router = np.where(peer_port >= 0, t.port_router[np.maximum(peer_port, 0)], -1)
     cycle = [(int(t.port_router[n // V]), int(n // V), int(peer_router[n // V]), n % V) for n in cyc]
-    return DeadlockReport(acyclic=not cyc, algorithm=setup["algorithm"], classes=int(setup["vc_classes"]), vcs=V,
-                          nodes=len(nodes), edges=sum(len(v) for v in g.values()), cycle=cycle)
+    return DeadlockReport(acyclic=not cyc, algorithm=setup["algorithm"], classes=classes, vcs=V,
+                          nodes=len(nodes), edges=sum(len(v) for v in g.values()), cycle=cycle,
+                          escape_vcs=escape_vcs)
 
 
 def check_deadlock(config: dict | str, progress: bool | None = None) -> DeadlockReport:
