@@ -44,6 +44,7 @@ void bind_routing(py::module_& m) {
         d["kind"] = i.kind_name, d["algorithm"] = i.algorithm, d["family"] = i.family, d["candidates"] = i.candidates;
         d["vc_classes"] = h.prm.routing.vc_classes, d["phase_classes"] = h.prm.routing.phase_classes;
         d["valiant_any"] = h.prm.routing.valiant_any;
+        d["message_classes"] = h.sz.reply_N ? 2 : 1, d["class_vcs"] = h.sz.mc_V;  // traffic.reply_size
         return d;
       },
       py::arg("config"), "The routing the engine runs for a configuration and its VC classes.");

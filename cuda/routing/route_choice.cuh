@@ -99,7 +99,7 @@ FLITSIM_HD int last_class(const SimView& s) { return s.prm.routing.vc_classes - 
 
 // Delivery: the destination's terminal port, any VC (looked up here, at the last router only).
 FLITSIM_HD RouteChoice eject_choice(const SimView& s, const PacketInfo& p) {
-  return RouteChoice{s.node_port[s.packets[p.slot].dst], 0, s.sz.V};
+  return RouteChoice{s.node_port[s.packets[p.slot].dst], 0, s.sz.mc_V};
 }
 
 // The destination node itself (routings that need more than its router, e.g. D-mod-k). Read

@@ -8,7 +8,10 @@ the VC ranges its deadlock-avoidance classes allow (docs/routing.md). Wormhole r
 these VC ranges is deadlock-free if the graph is acyclic; a cycle is a potential deadlock.
 router.architecture = "cioq" adds no node: a flit spends its downstream VC credit when it
 enters the output queue, so a queued flit never waits for a VC and the queue always drains
-(cuda/phases/output_queue.cuh); the graph and the verdict are those of "iq". A deadlock at run
+(cuda/phases/output_queue.cuh); the graph and the verdict are those of "iq".
+traffic.reply_size (request-reply) enumerates each message class from its own VC half: the
+graph holds both classes, which share no VC; the request -> reply dependency at a destination
+closes no cycle, as a node always consumes its replies (docs/traffic.md). A deadlock at run
 time (the watchdog's report, host/run/invariants.cpp describe_blocked) lists the blocked input VCs
 and, with "cioq", the output queues' occupancy and the credits still owed upstream.
 
@@ -51,9 +54,14 @@ class DeadlockReport:
     nodes: int                       # (channel, VC) pairs that appear in some dependency
     edges: int
     cycle: list[tuple[int, int, int, int]] = field(default_factory=list)
+    # traffic.reply_size: requests and replies, each class on its own VCs (2), or 1
+    message_classes: int = 1
 
     def summary(self) -> str:
-        head = (f"routing \"{self.algorithm}\": {self.classes} VC class(es) on {self.vcs} VCs; "
+        classes = (f"{self.classes} VC class(es) in each of {self.message_classes} message classes "
+                   f"(requests, replies: VCs 0-{self.vcs // 2 - 1}, {self.vcs // 2}-{2 * (self.vcs // 2) - 1})"
+                   if self.message_classes > 1 else f"{self.classes} VC class(es)")
+        head = (f"routing \"{self.algorithm}\": {classes} on {self.vcs} VCs; "
                 f"channel dependency graph with {self.nodes} nodes, {self.edges} edges: ")
         if self.acyclic:
             return head + "acyclic (deadlock-free)"
@@ -148,7 +156,8 @@ def _check(cfg: dict, progress: Any = None) -> DeadlockReport:
     peer_router = np.where(peer_port >= 0, t.port_router[np.maximum(peer_port, 0)], -1)
     cycle = [(int(t.port_router[n // V]), int(n // V), int(peer_router[n // V]), n % V) for n in cyc]
     return DeadlockReport(acyclic=not cyc, algorithm=setup["algorithm"], classes=int(setup["vc_classes"]), vcs=V,
-                          nodes=len(nodes), edges=sum(len(v) for v in g.values()), cycle=cycle)
+                          nodes=len(nodes), edges=sum(len(v) for v in g.values()), cycle=cycle,
+                          message_classes=int(setup.get("message_classes", 1)))
 
 
 def check_deadlock(config: dict | str, progress: bool | None = None) -> DeadlockReport:
