@@ -161,6 +161,24 @@ def test_cli_json_and_hdf5(tmp_path, capsys):
     np.testing.assert_array_equal(back.round_trip_hist.sum(), back.replies_measured)
     assert main(["run", str(path), "--threads", "1"]) == 0
     text = capsys.readouterr().out
-    assert "round-trip latency" in text and "accepted by class" in text
+    assert "round-trip latency" in text and "accepted by class" in text and "3-flit replies" in text
     assert main(["show", str(out)]) == 0
     assert "round_trip_latency_mean" in capsys.readouterr().out
+
+
+def test_files_written_before_request_reply_still_read(tmp_path):
+    # Files from before traffic.reply_size lack its fields: read as a run without replies.
+    import h5py
+    from test_hdf5 import _restamp
+    from results_factory import build_result
+    path = tmp_path / "old.h5"
+    flitsim.hdf5.write_results(path, [build_result()], {"traffic": {"load": 0.1}})
+    with h5py.File(path, "a") as f:
+        rg = f["replicas"]["0"]
+        for name in ("request_latency_sum", "round_trip_sum", "replies_measured", "reply_ejected_flits"):
+            del rg.attrs[name]
+        for name in ("request_latency_hist", "round_trip_hist"):
+            del rg[name]
+    _restamp(path)
+    (r,) = flitsim.hdf5.read_results(path)
+    assert not r.has_replies and r.round_trip_sum == 0 and r.round_trip_hist.size == 0

@@ -57,7 +57,8 @@ def _simulated(cfg: dict, r: Any) -> list[tuple[str, str]]:
     else:
         tr = cfg.get("traffic", {})
         rows.append(("traffic", f"{tr.get('pattern', '-')}, load {_fmt(tr.get('load'))} "
-                                f"flits/node/cycle, {tr.get('packet_size', '-')}-flit packets"))
+                                f"flits/node/cycle, {tr.get('packet_size', '-')}-flit packets"
+                                + (f", {tr['reply_size']}-flit replies" if tr.get("reply_size") else "")))
     return rows
 
 
