@@ -39,7 +39,9 @@ FLITSIM_HD RouteChoice route_in_class(const SimView& s, int rep, int r, int32_t 
   p.pid = pid;
   p.slot = s.pk(rep, pid);
   // A reply (traffic.reply_size) travels in its request's slot, from the request's destination.
-  p.src_router = s.node_router[s.sz.reply_N && s.packets[p.slot].mclass ? s.pk_reply[p.slot].src : pid / s.sz.S];
+  const bool reply = s.sz.reply_N && s.packets[p.slot].mclass;
+  p.src_router = s.node_router[reply ? s.pk_reply[p.slot].src : pid / s.sz.S];
+  p.vc_base = reply ? s.sz.mc_V : 0;
   p.dst_router = s.node_router[s.packets[p.slot].dst];
   switch (s.prm.routing.kind) {  // one case per registry line; no default, so none is forgotten
 #define FLITSIM_ROUTE_CASE(Kind, id, alg, family, header, route_fn, classes_fn, eject, sensing, table, candidates, traits) \

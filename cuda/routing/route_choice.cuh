@@ -77,6 +77,9 @@ struct PacketInfo {
   long long slot;      // index into the packet table (replica included)
   int32_t src_router;
   int32_t dst_router;
+  // First VC of the packet's message class (traffic.reply_size: mc_V for a reply, else 0): the
+  // routing decides in class-relative VCs, so what it senses is moved to the packet's own VCs.
+  int32_t vc_base = 0;
   RouteBrancher* branch = nullptr;  // set only by the host's candidate enumeration
 };
 
@@ -178,7 +181,7 @@ FLITSIM_HD int pick_parallel(const SimView& s, int rep, const PacketInfo& p, int
   if (s.prm.routing.selection != Selection::Adaptive || branching(p)) return base + start;  // enumeration: every port
   int best = base + start, best_credits = -1;
   for (int i = 0, k = start; i < n; ++i, k = next_mod(k, n)) {
-    const int c = free_credits(s, rep, base + k, lo, hi);
+    const int c = free_credits(s, rep, base + k, lo + p.vc_base, hi + p.vc_base);
     if (c > best_credits) best = base + k, best_credits = c;
   }
   return best;
