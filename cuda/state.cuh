@@ -25,7 +25,8 @@ namespace flitsim {
   X(kRoundTripSum, round_trip_sum, "traffic.reply_size: sum over measured replies of their tail arrival - their request's creation") \
   X(kRequestsMeasured, requests_measured, "traffic.reply_size: measured requests delivered (their replies are measured too)") \
   X(kRepliesMeasured, replies_measured, "traffic.reply_size: measured replies delivered (completed round trips)") \
-  X(kReplyEjectedFlits, reply_ejected_flits, "traffic.reply_size: reply flits arriving at sinks during the window")
+  X(kReplyEjectedFlits, reply_ejected_flits, "traffic.reply_size: reply flits arriving at sinks during the window") \
+  X(kReplyCreatedFlits, reply_created_flits, "traffic.reply_size: reply flits created (requests arriving) during the window")
 // Sums the driver checks and no Result reports: both must stay 0.
 #define FLITSIM_CHECK_SUMS(X)                                                  \
   X(kBufferOverflows, "flits that arrived at a full VC buffer")                \
@@ -326,7 +327,7 @@ enum class CounterOp { Sum, Max };
   X(last_move, router_last_move, sz.R, 0, sz.R, Max)                                       \
   X(route_failures, rep_sums, kRepSums, kRouteFailures, 1, Sum)                          \
   X(latency_sum, rep_sums, kRepSums, kLatencySum, 1, Sum) /* sim.saturation = "latency": the early verdict */ \
-  X(reply_ejected, rep_sums, kRepSums, kReplyEjectedFlits, 1, Sum) /* not offered: left out of the throughput verdict */ \
+  X(reply_created, rep_sums, kRepSums, kReplyCreatedFlits, 1, Sum) /* the throughput verdict's replies */ \
   X(foreground_end, wl_fg_end, (sz.wl_reps ? 1 : 0), 0, (sz.wl_reps ? 1 : 0), Sum)
 
 struct ReplicaCounters {

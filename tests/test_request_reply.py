@@ -68,6 +68,9 @@ def test_accepted_load_per_message_class(result):
     # Every request flit pair makes three reply flits: replies carry 3/2 of the request flits
     # (window edges: a few percent).
     assert r.accepted_reply == pytest.approx(r.accepted_request * 3 / 2, rel=0.05)
+    # Replies created in the window (3 flits per arriving request) match those accepted.
+    assert r.reply_created_flits % 3 == 0
+    assert r.reply_created_flits == pytest.approx(r.reply_ejected_flits, rel=0.05)
     s = r.summary()
     for k in ("request_latency_mean", "reply_latency_mean", "round_trip_latency_mean",
               "request_latency_p99", "reply_latency_p99", "round_trip_latency_p99",
@@ -142,6 +145,20 @@ def test_saturated_request_reply_runs_without_protocol_deadlock():
     r = flitsim.run(_cfg(traffic={"load": 1.0}, sim={"measure": 400, "drain_limit": 600}), threads=1)
     assert r.saturated
     assert r.replies_measured > 0 and r.accepted_reply > 0
+
+
+def test_a_reply_backlog_is_saturation_though_requests_flow():
+    # Every request goes to node 0, which must send all replies: 32 nodes x 0.02 one-flit
+    # requests reach it at 0.64 flits/cycle (its sink takes 1), but their 4-flit replies need
+    # 2.56 flits/cycle of its interface (it sends 1). The replies back up at node 0 while the
+    # requests are still accepted at the offered rate; the throughput rule counts both classes
+    # and calls the run saturated at the window's end, without waiting for the drain limit.
+    r = flitsim.run(_cfg(traffic={"load": 0.02, "packet_size": 1, "reply_size": 4, "pattern": "hotspot",
+                                  "hotspots": [0]}, sim={"drain_limit": 50000}), threads=1)
+    assert r.accepted_request == pytest.approx(r.offered, rel=0.05)
+    assert r.reply_ejected_flits == pytest.approx(r.measure, rel=0.02)   # node 0 sends 1 flit/cycle
+    assert r.reply_created_flits > 2 * r.reply_ejected_flits
+    assert r.saturated and r.cycles < 2 * (r.warmup + r.measure)
 
 
 def test_cli_json_and_hdf5(tmp_path, capsys):

@@ -31,6 +31,7 @@ FLITSIM_HD void turn_around(const SimView& __restrict__ s, int rep, int n, int32
   else s.ni_reply_head[ni] = pid;
   s.ni_reply_tail[ni] = pid;
   if (s.in_window(info.origin)) s.node_tagged_created[ni] += 1;  // a measured reply: the drain waits for it
+  if (s.in_window(t)) atomic_add(&s.rep_sums[(long long)rep * kRepSums + kReplyCreatedFlits], s.prm.traffic.reply_size);
   if (s.sz.bern_N && s.ni_wake_at[ni] > t) s.ni_wake_at[ni] = t;
 }
 

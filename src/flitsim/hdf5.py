@@ -369,7 +369,7 @@ def read_results(path: str | os.PathLike) -> list[Result]:
 # The request-reply statistics (traffic.reply_size), which files written before them lack: read
 # as a run without replies reports them (0, empty histograms).
 _REPLY_FIELDS = frozenset(("request_latency_sum", "reply_latency_sum", "round_trip_sum", "requests_measured",
-                           "replies_measured", "reply_ejected_flits", "request_latency_hist",
+                           "replies_measured", "reply_ejected_flits", "reply_created_flits", "request_latency_hist",
                            "reply_latency_hist", "round_trip_hist"))
 
 
