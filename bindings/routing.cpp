@@ -48,6 +48,7 @@ void bind_routing(py::module_& m) {
         // without deadlock avoidance, where every VC is one class).
         const int32_t C = h.prm.routing.vc_classes, E = h.prm.routing.escape_classes;
         d["escape_vcs"] = (i.traits->flags & kEscapeSubnetwork) && C > 1 ? E : 0;  // one VC per escape class
+        d["message_classes"] = h.sz.reply_N ? 2 : 1, d["class_vcs"] = h.sz.mc_V;  // traffic.reply_size
         return d;
       },
       py::arg("config"), "The routing the engine runs for a configuration and its VC classes.");

@@ -72,7 +72,9 @@ FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r
     step_receive(s, rep, gp, t, kinds ? kinds[i] : uint8_t(kArriveAll), (terminals >> i) & 1, cal0 + i);
   });
   const long long rr = (long long)rep * s.sz.R + r;
-  if (!s.sz.bern_N || t >= s.router_wake_at[rr]) {  // some node has work: inject.cuh, router_wake_at
+  // Some node has work (inject.cuh, router_wake_at); with replies, one may have just been queued
+  // by receive above (its node's ni_wake_at says so, the router's does not).
+  if (!s.sz.bern_N || s.sz.reply_N || t >= s.router_wake_at[rr]) {
     ports.each_of(terminals, [&](int gp) { step_inject(s, rep, gp, t); });  // terminal ports only
     if (s.sz.bern_N) ports.once([&] { s.router_wake_at[rr] = first_node_wake(s, rep, p0, terminals); });
   }

@@ -25,6 +25,7 @@ FLITSIM_HD void begin_packet(const SimView& s, int rep, int n, int32_t pid, int 
   s.packets[k].hops = 0;
   s.packets[k].route = 0;
   s.packets[k].nonminimal = 0;
+  s.packets[k].mclass = 0;  // a request (the slot may have come back as a reply)
   s.packets[k].create = created;
   s.packets[k].inject = -1;
   s.ni_pid[ni] = pid;

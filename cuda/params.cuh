@@ -112,6 +112,7 @@ struct RoutingParams {
 struct TrafficParams {
   int32_t packet_size = 1;    // fixed packet size, or the smallest of traffic.packet_sizes
   int32_t size_span = 0;      // traffic.packet_sizes: sizes uniform in [packet_size, packet_size + size_span]
+  int32_t reply_size = 0;     // traffic.reply_size: flits of the reply each delivered request makes; 0 = off
   InjectionKind injection = InjectionKind::Bernoulli;
   uint32_t burst_alpha = 0;   // on/off: P(off -> on)·2^32 per cycle (1 / traffic.burst_off)
   uint32_t burst_beta = 0;    // on/off: P(on -> off)·2^32 per cycle (1 / traffic.burst_on)

@@ -19,7 +19,14 @@ namespace flitsim {
   X(kNetLatencySum, network_latency_sum, "sum over measured packets of tail arrival - head injection") \
   X(kHopsSum, hops_sum, "sum of router-to-router hops over measured packets")                      \
   X(kNonMinimal, nonminimal_packets, "measured packets the source router sent on a non-minimal path") \
-  X(kExtraHops, extra_hops, "router hops of measured packets beyond their minimal route (deroutes)")
+  X(kExtraHops, extra_hops, "router hops of measured packets beyond their minimal route (deroutes)") \
+  X(kRequestLatencySum, request_latency_sum, "traffic.reply_size: sum over measured requests of tail arrival - creation") \
+  X(kReplyLatencySum, reply_latency_sum, "traffic.reply_size: sum over measured replies of tail arrival - creation (the request's arrival)") \
+  X(kRoundTripSum, round_trip_sum, "traffic.reply_size: sum over measured replies of their tail arrival - their request's creation") \
+  X(kRequestsMeasured, requests_measured, "traffic.reply_size: measured requests delivered (their replies are measured too)") \
+  X(kRepliesMeasured, replies_measured, "traffic.reply_size: measured replies delivered (completed round trips)") \
+  X(kReplyEjectedFlits, reply_ejected_flits, "traffic.reply_size: reply flits arriving at sinks during the window") \
+  X(kReplyCreatedFlits, reply_created_flits, "traffic.reply_size: reply flits created (requests arriving) during the window")
 // Sums the driver checks and no Result reports: both must stay 0.
 #define FLITSIM_CHECK_SUMS(X)                                                  \
   X(kBufferOverflows, "flits that arrived at a full VC buffer")                \
@@ -41,6 +48,11 @@ struct Sizes {
   int32_t reps = 1, R = 0, N = 0, P = 0, V = 1, B = 1;
   int32_t O = 0;          // output queue depth in flits (router.output_buffer); 0 = input-queued
   int32_t S = 1;          // packet slots per node; packet id = node·S + slot
+  // VCs of one message class: V with one class, V / 2 with requests and replies
+  // (traffic.reply_size), class m using [m·mc_V, (m + 1)·mc_V); the routing's deadlock classes
+  // split these (SimView::class_vc_lo).
+  int32_t mc_V = 1;
+  int32_t reply_N = 0;         // reps·N with request-reply traffic (its per-node reply queues), else 0
   int32_t bins = 1;       // latency histogram bins (bin i = i cycles, last = overflow)
   int32_t batches = 1;    // the window's time batches (time series, batch-means intervals)
   int32_t fring_total = 0, cring_total = 0, ering_total = 0, nicring_total = 0;
@@ -142,6 +154,18 @@ struct alignas(16) Packet {
   int32_t hops = 0;    // router-to-router hops so far
   int32_t size = 0;    // flits
   uint8_t nonminimal = 0;  // the source router sent it on a non-minimal path
+  uint8_t mclass = 0;      // message class: 0 request (every packet without replies), 1 reply
+};
+static_assert(sizeof(Packet) == 48, "the message class fits the padding: the packet table keeps its size");
+
+// What a reply (traffic.reply_size, phases/receive.cuh) needs beyond its packet entry: the reply
+// travels in its request's packet slot, turned around at the request's destination, so its
+// source is not the slot's owner. A separate array (empty without replies) keeps the packet
+// table at 48 bytes.
+struct alignas(16) ReplyInfo {
+  i64 origin = 0;      // creation cycle of its request (round-trip latency, measurement)
+  int32_t src = 0;     // node that sends the reply (its request's destination)
+  int32_t next = -1;   // next reply in the sending node's reply queue, or -1
 };
 
 // i + 1 wrapped to [0, n): the round-robin and FIFO step without a division (hot loops).
@@ -239,6 +263,11 @@ FLITSIM_HD int add_mod(int a, int b, int n) { return a + b >= n ? a + b - n : a 
   X(int32_t, port_demand, (long long)sz.reps * sz.demand_P) /* route scratch: flits queued here per output */ \
   X(int32_t, cong_snap, (long long)sz.reps * 2 * sz.snap_P) /* UGAL-G: double-buffered port congestion */ \
   X(i64, ni_scan, (long long)sz.reps * sz.N)                            \
+  /* request-reply (traffic.reply_size): each node's queue of replies to send, a FIFO linked \
+     through pk_reply[].next, written only by the node's router (receive appends, inject takes) */ \
+  X(ReplyInfo, pk_reply, sz.reply_N ? (long long)sz.reps * sz.N * sz.S : 0)   \
+  X(int32_t, ni_reply_head, sz.reply_N) /* first queued reply (packet id), or -1 */ \
+  X(int32_t, ni_reply_tail, sz.reply_N) /* last queued reply, or -1 */        \
   X(uint8_t, ni_on, sz.onoff_N)      /* on/off source: state at cycle t − 1 (the front) */ \
   X(uint8_t, ni_scan_on, sz.onoff_N) /* on/off source: state at cycle ni_scan − 1 */ \
   X(i64, ni_scan_k, sz.bern_N)   /* Bernoulli: index of the packet created at ni_scan */ \
@@ -268,13 +297,17 @@ FLITSIM_HD int add_mod(int a, int b, int n) { return a + b >= n ? a + b - n : a 
   X(i64, lat_hist, (long long)sz.reps * sz.bins)                        \
   X(i64, nlat_hist, (long long)sz.reps * sz.bins)                       \
   X(i64, hop_hist, (long long)sz.reps * kHopBins)                      \
+  X(i64, req_hist, sz.reply_N ? (long long)sz.reps * sz.bins : 0) /* request-reply: by request latency */ \
+  X(i64, reply_hist, sz.reply_N ? (long long)sz.reps * sz.bins : 0) /* by reply latency */ \
+  X(i64, rtt_hist, sz.reply_N ? (long long)sz.reps * sz.bins : 0) /* by round-trip latency */ \
   FLITSIM_WORKLOAD_STATE(X)
 
 #define FLITSIM_STATE_ARRAYS(X) FLITSIM_TOPOLOGY_ARRAYS(X) FLITSIM_WORKLOAD_TABLES(X) FLITSIM_REPLICA_ARRAYS(X)
 
 // Arrays whose every entry starts at a value other than zero (HostState::allocate).
 #define FLITSIM_STATE_INITIAL(X) \
-  X(sa_grant, -1) X(sa_accept, -1) X(ivc_va_at, -1) X(port_credit_at, -1) X(rep_stop_at, kRunning)
+  X(sa_grant, -1) X(sa_accept, -1) X(ivc_va_at, -1) X(port_credit_at, -1) X(rep_stop_at, kRunning) \
+  X(ni_reply_head, -1) X(ni_reply_tail, -1)
 
 // What the driver reads between chunks (delivery, watchdog, workload end), per replica: each a
 // reduction (Sum or Max) of entries [first, first + length) of one state array's replica slice
@@ -294,6 +327,7 @@ enum class CounterOp { Sum, Max };
   X(last_move, router_last_move, sz.R, 0, sz.R, Max)                                       \
   X(route_failures, rep_sums, kRepSums, kRouteFailures, 1, Sum)                          \
   X(latency_sum, rep_sums, kRepSums, kLatencySum, 1, Sum) /* sim.saturation = "latency": the early verdict */ \
+  X(reply_created, rep_sums, kRepSums, kReplyCreatedFlits, 1, Sum) /* the throughput verdict's replies */ \
   X(foreground_end, wl_fg_end, (sz.wl_reps ? 1 : 0), 0, (sz.wl_reps ? 1 : 0), Sum)
 
 struct ReplicaCounters {
@@ -336,8 +370,9 @@ struct SimView {
   // First VC of deadlock class c (classes split the V VCs into contiguous ranges).
   // Classes beyond the configured count collapse into the last one (deadlock_avoidance off).
   FLITSIM_HD int clamp_class(int c) const { return c < prm.routing.vc_classes ? c : prm.routing.vc_classes - 1; }
-  FLITSIM_HD int class_vc_lo(int c) const { return clamp_class(c) * sz.V / prm.routing.vc_classes; }
-  FLITSIM_HD int class_vc_hi(int c) const { return (clamp_class(c) + 1) * sz.V / prm.routing.vc_classes; }
+  // In the VCs of one message class (sz.mc_V; route_packet moves the range to the packet's class).
+  FLITSIM_HD int class_vc_lo(int c) const { return clamp_class(c) * sz.mc_V / prm.routing.vc_classes; }
+  FLITSIM_HD int class_vc_hi(int c) const { return (clamp_class(c) + 1) * sz.mc_V / prm.routing.vc_classes; }
 };
 
 }  // namespace flitsim

@@ -102,6 +102,16 @@ CASES: dict[str, tuple[dict, list[float] | None]] = {
                               router={"vcs": 6, "buffer": 16, "latency": 3, "sa_iterations": 2},
                               channels={"global": 4, "local": 2},
                               traffic={"pattern": "shuffle", "packet_size": 6, "load": 0.9}), None),
+    # Request-reply (traffic.reply_size): replies on their own VC half, turned around at the
+    # destination; with on/off sources, with a replica batch and UGAL's sensing, with by-hop VCs.
+    # (the by-hop case runs past saturation: full reply queues)
+    "hx-dor-reply-onoff": (_case(HX, {"algorithm": "dor"},
+                                 traffic={"reply_size": 3, "load": 0.15, "injection": "onoff",
+                                          "burst_on": 6, "burst_off": 10}), None),
+    "df-ugal-reply-replicas": (_case(DF, {"algorithm": "ugal"}, router={"vcs": 8},
+                                     traffic={"reply_size": 2}), [0.2, 0.6]),
+    "df-min-reply-byhop": (_case(DF, router={"vcs": 4, "vc_policy": "by-hop"},
+                                 traffic={"reply_size": 1, "load": 0.4}), None),
     "df-workload-alltoall": (_case(DF, sim={"warmup": 0},
                                    workload={"packet_size": 4, "ni_queues": 2, "jobs": [
                                        {"motif": "alltoall", "ranks": 32, "bytes": 256},

@@ -88,9 +88,25 @@ FLITSIM_HD void start_packet_onoff(const SimView& __restrict__ s, int rep, int n
   begin_packet(s, rep, n, pid, destination(s, rep, n, c), packet_size_of(s, rep, n, c), c);
 }
 
+// Request-reply: a free interface takes the oldest queued reply (receive.cuh, turn_around)
+// before its node's own packets, so replies never wait behind the requests a node makes; the
+// reply's packet entry is ready (it travels in its request's slot).
+FLITSIM_HD void start_reply(const SimView& __restrict__ s, int rep, int n) {
+  const long long ni = s.nn(rep, n);
+  const int32_t pid = s.ni_reply_head[ni];
+  if (s.ni_pid[ni] >= 0 || pid < 0) return;
+  const int32_t next = s.pk_reply[s.pk(rep, pid)].next;
+  s.ni_reply_head[ni] = next;
+  if (next < 0) s.ni_reply_tail[ni] = -1;
+  s.ni_pid[ni] = pid;
+  s.ni_sent[ni] = 0;
+  s.ni_vc[ni] = -1;
+}
+
 // Node n's source and interface (step_inject).
 FLITSIM_HD void inject_node(const SimView& __restrict__ s, int rep, int gp, int n, long long t) {
   const long long ni = s.nn(rep, n);
+  if (s.sz.reply_N) start_reply(s, rep, n);  // before the source, which then finds the interface busy
   if (s.prm.workload.on) {
     wl_advance(s, rep, n, t);
     if (s.ni_pid[ni] < 0) wl_start_packet(s, rep, n, t);
@@ -108,14 +124,15 @@ FLITSIM_HD void inject_node(const SimView& __restrict__ s, int rep, int gp, int 
   if (pid < 0) return;
   int* credits = &s.ni_credits[ni * s.sz.V];
   int v = s.ni_vc[ni];
-  if (v < 0) {  // a new packet picks its injection VC (router.vc_policy)
+  if (v < 0) {  // a new packet picks its injection VC (router.vc_policy), among its message class's
+    const long long k = s.pk(rep, pid);
+    const int lo = s.sz.reply_N ? s.packets[k].mclass * s.sz.mc_V : 0, hi = lo + s.sz.mc_V;
     if (s.prm.router.vc_policy == VcPolicy::Spread) {  // the one with the most free space
-      for (int w = 0; w < s.sz.V; ++w)
+      for (int w = lo; w < hi; ++w)
         if (credits[w] > 0 && (v < 0 || credits[w] > credits[v])) v = w;
       if (v < 0) return;
     } else {  // by-hop and random: one drawn per packet, waiting for its credits (BookSim2's dragonfly)
-      const long long k = s.pk(rep, pid);
-      v = int(draw_below(draw32(s.rep_seed[rep], uint32_t(k), s.packets[k].create, kRngVc, 0), uint32_t(s.sz.V)));
+      v = lo + int(draw_below(draw32(s.rep_seed[rep], uint32_t(k), s.packets[k].create, kRngVc, 0), uint32_t(s.sz.mc_V)));
     }
     s.ni_vc[ni] = v;
   }
@@ -150,7 +167,8 @@ FLITSIM_HD void step_inject(const SimView& __restrict__ s, int rep, int gp, long
     inject_node(s, rep, gp, n, t);
     // Only this step changes the node's interface and queue (ni_pid, ni_scan_k, ni_next_k,
     // ni_next_at, which is > t once the step has run), so the cycle stays right until then.
-    s.ni_wake_at[ni] = s.ni_pid[ni] >= 0 || s.ni_scan_k[ni] != s.ni_next_k[ni] ? t + 1 : s.ni_next_at[ni];
+    const bool replies = s.sz.reply_N && s.ni_reply_head[ni] >= 0;  // queued replies (receive.cuh wakes for new ones)
+    s.ni_wake_at[ni] = s.ni_pid[ni] >= 0 || s.ni_scan_k[ni] != s.ni_next_k[ni] || replies ? t + 1 : s.ni_next_at[ni];
     return;
   }
   inject_node(s, rep, gp, n, t);

@@ -8,18 +8,67 @@
 
 namespace flitsim {
 
-// A flit reaches node n's sink at cycle t. Measured packets are those created in the window.
+// Request-reply (traffic.reply_size): the request whose tail reached node n at cycle t becomes
+// its reply, in the same packet slot (so a source's packet slots bound its outstanding
+// requests, and the slot is freed only when the reply is back), queued at n's interface, which
+// inject.cuh sends before n's own packets. Node n's router writes only n's queue and the packet
+// it holds; a wake-up at t makes the inject step of this cycle look at n.
+FLITSIM_HD void turn_around(const SimView& __restrict__ s, int rep, int n, int32_t pid, long long k, long long t) {
+  const long long ni = s.nn(rep, n);
+  ReplyInfo& info = s.pk_reply[k];
+  info.origin = s.packets[k].create;
+  info.src = n;
+  info.next = -1;
+  s.packets[k].dst = pid / s.sz.S;  // back to the request's source, the slot's owner
+  s.packets[k].size = s.prm.traffic.reply_size;
+  s.packets[k].mclass = 1;
+  s.packets[k].hops = 0;
+  s.packets[k].route = 0;
+  s.packets[k].nonminimal = 0;
+  s.packets[k].create = t;
+  s.packets[k].inject = -1;
+  if (s.ni_reply_tail[ni] >= 0) s.pk_reply[s.pk(rep, s.ni_reply_tail[ni])].next = pid;
+  else s.ni_reply_head[ni] = pid;
+  s.ni_reply_tail[ni] = pid;
+  if (s.in_window(info.origin)) s.node_tagged_created[ni] += 1;  // a measured reply: the drain waits for it
+  if (s.in_window(t)) atomic_add(&s.rep_sums[(long long)rep * kRepSums + kReplyCreatedFlits], s.prm.traffic.reply_size);
+  if (s.sz.bern_N && s.ni_wake_at[ni] > t) s.ni_wake_at[ni] = t;
+}
+
+// Request-reply statistics of a measured packet delivered at t with latency lat.
+FLITSIM_HD void count_message(const SimView& __restrict__ s, int rep, long long k, long long lat, long long t) {
+  long long* sums = &s.rep_sums[(long long)rep * kRepSums];
+  const long long top = s.sz.bins - 1, h = (long long)rep * s.sz.bins;
+  if (!s.packets[k].mclass) {
+    atomic_add(&sums[kRequestLatencySum], lat);
+    atomic_add(&sums[kRequestsMeasured], 1);
+    atomic_add(&s.req_hist[h + (lat < top ? lat : top)], 1);
+    return;
+  }
+  const long long rtt = t - s.pk_reply[k].origin;
+  atomic_add(&sums[kReplyLatencySum], lat);
+  atomic_add(&sums[kRoundTripSum], rtt);
+  atomic_add(&sums[kRepliesMeasured], 1);
+  atomic_add(&s.reply_hist[h + (lat < top ? lat : top)], 1);
+  atomic_add(&s.rtt_hist[h + (rtt < top ? rtt : top)], 1);
+}
+
+// A flit reaches node n's sink at cycle t. Measured packets are those created in the window
+// (a reply: those whose request was).
 FLITSIM_HD void sink_accept(const SimView& __restrict__ s, int rep, int n, flit_t f, long long t) {
   const long long ni = s.nn(rep, n);
+  const long long k = s.pk(rep, flit_pid(f));
   s.node_flits_received[ni] += 1;
   if (s.in_window(t)) {
     s.node_ejected_flits[ni] += 1;
     s.node_batch_ejected[s.nb(rep, n, t)] += 1;
+    if (s.sz.reply_N && s.packets[k].mclass) atomic_add(&s.rep_sums[(long long)rep * kRepSums + kReplyEjectedFlits], 1);
   }
   if (!flit_tail(f)) return;
-  const long long k = s.pk(rep, flit_pid(f));
   const long long created = s.packets[k].create;
-  if (s.in_window(created)) {
+  const bool reply = s.sz.reply_N && s.packets[k].mclass;
+  const long long origin = reply ? s.pk_reply[k].origin : created;  // the request's creation
+  if (s.in_window(origin)) {
     const long long lat = t - created, nlat = t - s.packets[k].inject;
     const int hops = s.packets[k].hops;
     long long* sums = &s.rep_sums[(long long)rep * kRepSums];
@@ -27,17 +76,23 @@ FLITSIM_HD void sink_accept(const SimView& __restrict__ s, int rep, int n, flit_
     atomic_add(&sums[kNetLatencySum], nlat);
     atomic_add(&sums[kHopsSum], hops);
     if (s.packets[k].nonminimal) atomic_add(&sums[kNonMinimal], 1);
-    const int extra = hops - minimal_hops(s, s.node_router[flit_pid(f) / s.sz.S], s.node_router[n]);
+    const int src = reply ? s.pk_reply[k].src : flit_pid(f) / s.sz.S;
+    const int extra = hops - minimal_hops(s, s.node_router[src], s.node_router[n]);
     if (extra > 0) atomic_add(&sums[kExtraHops], extra);
     const long long top = s.sz.bins - 1;
     atomic_add(&s.lat_hist[(long long)rep * s.sz.bins + (lat < top ? lat : top)], 1);
     atomic_add(&s.nlat_hist[(long long)rep * s.sz.bins + (nlat < top ? nlat : top)], 1);
     atomic_add(&s.hop_hist[(long long)rep * kHopBins + (hops < kHopBins - 1 ? hops : kHopBins - 1)], 1);
+    if (s.sz.reply_N) count_message(s, rep, k, lat, t);
     s.node_tagged_delivered[ni] += 1;
-    s.node_batch_latency[s.nb(rep, n, created)] += lat;
-    s.node_batch_packets[s.nb(rep, n, created)] += 1;
+    s.node_batch_latency[s.nb(rep, n, origin)] += lat;
+    s.node_batch_packets[s.nb(rep, n, origin)] += 1;
   }
   if (s.prm.workload.on) wl_packet_arrived(s, rep, n, k, t);  // the destination's own program
+  if (s.sz.reply_N && !reply) {
+    turn_around(s, rep, n, flit_pid(f), k, t);  // the slot travels on as the reply
+    return;
+  }
   store_relaxed(&s.packets[k].free_at, t);  // the source may reuse the slot from cycle t+1 on
 }
 

@@ -45,16 +45,18 @@ FLITSIM_HD long long front_packet(const SimView& __restrict__ s, int rep, long l
 // arrived on (class 0 from its own node), as BookSim2's min_dragonflynew keeps a packet's VC
 // up to its sink. Any ejection VC is deadlock-free: an ejection VC leads only to a sink, which
 // takes a flit every cycle, so no channel depends on it and it closes no dependency cycle.
+// All of this within the packet's message class (traffic.reply_size): its VCs start at `base`.
 FLITSIM_HD int by_hop_vc(const SimView& __restrict__ s, long long q) {
   const int lo = s.ivc[q].vc_lo, hi = s.ivc[q].vc_hi;
-  if (lo != 0 || hi != s.sz.V) return lo;
+  const int base = s.sz.reply_N && lo >= s.sz.mc_V ? s.sz.mc_V : 0;  // a reply's range lies in [mc_V, 2·mc_V)
+  if (lo != base || hi != base + s.sz.mc_V) return lo;
   if (!s.prm.router.eject_on_arrival_class || s.peer_port[s.ivc[q].out_port] >= 0)
-    return s.class_vc_lo(s.prm.routing.vc_classes - 1);
-  if (s.port_node[(q / s.sz.V) % s.sz.P] >= 0) return 0;  // injected here: no hop taken yet
-  const int v = int(q % s.sz.V);
+    return base + s.class_vc_lo(s.prm.routing.vc_classes - 1);
+  if (s.port_node[(q / s.sz.V) % s.sz.P] >= 0) return base;  // injected here: no hop taken yet
+  const int v = int(q % s.sz.V) - base;
   int c = 0;  // the class holding VC v
   while (c + 1 < s.prm.routing.vc_classes && s.class_vc_lo(c + 1) <= v) ++c;
-  return s.class_vc_lo(c);
+  return base + s.class_vc_lo(c);
 }
 
 // The output VCs (bits) the routing lets input VC q use: its range [vc_lo, vc_hi), or by-hop's

@@ -32,14 +32,17 @@ namespace flitsim {
 #define FLITSIM_ROUTE_CALL_demand(fn) fn(s, rep, r, p)
 #define FLITSIM_ROUTE_CALL_snapshot(fn) fn(s, rep, r, p, snap_read_base(s, rep, t))
 
-// `branch`: the host's candidate enumeration (route_choice.cuh), null in every simulation.
-FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pid, long long t,
-                                    RouteBrancher* branch = nullptr) {
+// The routing's decision within one message class's VCs ([0, sz.mc_V)). `branch`: the host's
+// candidate enumeration (route_choice.cuh), null in every simulation.
+FLITSIM_HD RouteChoice route_in_class(const SimView& s, int rep, int r, int32_t pid, long long t, RouteBrancher* branch) {
   PacketInfo p;
   p.branch = branch;
   p.pid = pid;
   p.slot = s.pk(rep, pid);
-  p.src_router = s.node_router[pid / s.sz.S];
+  // A reply (traffic.reply_size) travels in its request's slot, from the request's destination.
+  const bool reply = s.sz.reply_N && s.packets[p.slot].mclass;
+  p.src_router = s.node_router[reply ? s.pk_reply[p.slot].src : pid / s.sz.S];
+  p.vc_base = reply ? s.sz.mc_V : 0;
   p.dst_router = s.node_router[s.packets[p.slot].dst];
   switch (s.prm.routing.kind) {  // one case per registry line; no default, so none is forgotten
 #define FLITSIM_ROUTE_CASE(Kind, id, alg, family, header, route_fn, classes_fn, eject, sensing, table, candidates, traits) \
@@ -50,6 +53,19 @@ FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pi
 #undef FLITSIM_ROUTE_CASE
   }
   return RouteChoice{-1, 0, 0};  // unreachable; phase_route would count a route failure
+}
+
+// The route of packet pid's head at router r: the routing's choice, moved to the VCs of the
+// packet's message class (requests [0, mc_V), replies [mc_V, 2·mc_V)): the classes never
+// share a VC, so a reply never waits behind a request (protocol-deadlock freedom).
+FLITSIM_HD RouteChoice route_packet(const SimView& s, int rep, int r, int32_t pid, long long t,
+                                    RouteBrancher* branch = nullptr) {
+  RouteChoice c = route_in_class(s, rep, r, pid, t, branch);
+  if (s.sz.reply_N && s.packets[s.pk(rep, pid)].mclass) {
+    c.vc_lo += s.sz.mc_V;
+    c.vc_hi += s.sz.mc_V;
+  }
+  return c;
 }
 
 }  // namespace flitsim

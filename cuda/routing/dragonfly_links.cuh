@@ -50,7 +50,7 @@ FLITSIM_HD int df_local_occupancy(const SimView& s, int rep, int r, int j) {
 constexpr int kDfAnyLevel = -1;
 FLITSIM_HD RouteChoice df_global_hop(const SimView& s, int port, int level) {
   const int C = s.prm.routing.vc_classes;
-  if (C < 2 || level == kDfAnyLevel) return RouteChoice{port, 0, s.sz.V};
+  if (C < 2 || level == kDfAnyLevel) return RouteChoice{port, 0, s.sz.mc_V};
   const int lo = level == 0 ? 0 : C / 2, hi = level == 0 ? C / 2 : C;
   return RouteChoice{port, s.class_vc_lo(lo), s.class_vc_hi(hi - 1)};
 }

@@ -39,9 +39,10 @@ FLITSIM_HD Hx hyperx(const SimView& s) { return Hx{s.rt_table}; }
 // here for gp. SuperSim's HyperX routings with port outputs sum the congestion of the VCs of
 // the packet's next VC set only: OmniWAR's packets (one class per hop) then weigh the packets
 // at the same hop stage, not those of every stage (docs/routing.md has the measured effect).
-FLITSIM_HD int hx_congestion(const SimView& s, int rep, int gp, int cls) {
+// `vc_base`: the first VC of the packet's message class (PacketInfo::vc_base).
+FLITSIM_HD int hx_congestion(const SimView& s, int rep, int gp, int cls, int vc_base) {
   if (s.prm.routing.sensing == Sensing::Port) return port_congestion(s, rep, gp);
-  const int lo = s.class_vc_lo(cls), hi = s.class_vc_hi(cls);
+  const int lo = vc_base + s.class_vc_lo(cls), hi = vc_base + s.class_vc_hi(cls);
   const int q = (hi - lo) * s.sz.B - free_credits(s, rep, gp, lo, hi);
   return q + (s.sz.demand_P ? s.port_demand[s.pp(rep, gp)] : 0);
 }
@@ -75,7 +76,7 @@ FLITSIM_HD int hx_weighted_choice(const SimView& s, int rep, const PacketInfo& p
         if (c == cur || (pass == 0) != (c == want)) continue;
         const int base = hx.port(r, d, c), k0 = n > 1 ? (c0 + d) % n : 0;
         for (int j2 = 0, k = k0; j2 < n; ++j2, k = next_mod(k, n)) {
-          const int q = hx_congestion(s, rep, base + k, pass == 0 ? min_cls : der_cls);
+          const int q = hx_congestion(s, rep, base + k, pass == 0 ? min_cls : der_cls, p.vc_base);
           const long long w = pass == 0 ? (long long)hops * q : (long long)(hops + 1) * (q + s.prm.routing.ugal_offset);
           best.offer(w, base + k, d, pass == 1);
         }

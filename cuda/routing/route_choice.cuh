@@ -82,6 +82,9 @@ struct PacketInfo {
   long long slot;      // index into the packet table (replica included)
   int32_t src_router;
   int32_t dst_router;
+  // First VC of the packet's message class (traffic.reply_size: mc_V for a reply, else 0): the
+  // routing decides in class-relative VCs, so what it senses is moved to the packet's own VCs.
+  int32_t vc_base = 0;
   RouteBrancher* branch = nullptr;  // set only by the host's candidate enumeration
 };
 
@@ -104,7 +107,7 @@ FLITSIM_HD int last_class(const SimView& s) { return s.prm.routing.vc_classes - 
 
 // Delivery: the destination's terminal port, any VC (looked up here, at the last router only).
 FLITSIM_HD RouteChoice eject_choice(const SimView& s, const PacketInfo& p) {
-  return RouteChoice{s.node_port[s.packets[p.slot].dst], 0, s.sz.V};
+  return RouteChoice{s.node_port[s.packets[p.slot].dst], 0, s.sz.mc_V};
 }
 
 // The destination node itself (routings that need more than its router, e.g. D-mod-k). Read
@@ -183,7 +186,7 @@ FLITSIM_HD int pick_parallel(const SimView& s, int rep, const PacketInfo& p, int
   if (s.prm.routing.selection != Selection::Adaptive || branching(p)) return base + start;  // enumeration: every port
   int best = base + start, best_credits = -1;
   for (int i = 0, k = start; i < n; ++i, k = next_mod(k, n)) {
-    const int c = free_credits(s, rep, base + k, lo, hi);
+    const int c = free_credits(s, rep, base + k, lo + p.vc_base, hi + p.vc_base);
     if (c > best_credits) best = base + k, best_credits = c;
   }
   return best;

@@ -28,7 +28,7 @@ FLITSIM_HD RouteChoice table_min_toward(const SimView& s, int rep, int r, const 
     for (int i = 0, k = start; i < n; ++i, k = next_mod(k, n)) {
       const int gp = p0 + k, q = s.peer_port[gp];
       if (q < 0 || s.dist[s.port_router[q] * R + target] != d - 1) continue;
-      const int c = free_credits(s, rep, gp, lo, hi);
+      const int c = free_credits(s, rep, gp, lo + p.vc_base, hi + p.vc_base);
       if (c > best_credits) best = gp, best_credits = c;
     }
   } else {

@@ -120,8 +120,14 @@ RouteCandidates enumerate_route_candidates(const Topology& topo, const EngineCon
         if (walked++ > 0 && !node_read) break;  // the first node stands for its router's
         s.packets[k].dst = dst;
         s.packets[k].create = 0;
+        // Each message class (traffic.reply_size: requests, then replies) on its own VCs; a
+        // reply's route is that of a packet from src to dst as well, in its class's range.
+        for (int mc = 0; mc < (s.sz.reply_N ? 2 : 1); ++mc) {
+        s.packets[k].mclass = uint8_t(mc);
+        if (s.sz.reply_N) s.pk_reply[k].src = src;
+        const int vc_lo = s.sz.reply_N ? mc * s.sz.mc_V : 0, vc_hi = s.sz.reply_N ? vc_lo + s.sz.mc_V : V;
         std::unordered_set<Walk, WalkHash> seen;
-        std::vector<Walk> todo{Walk{src_router, s.node_port[src], 0, V, PacketState{0, -1, 0}}};
+        std::vector<Walk> todo{Walk{src_router, s.node_port[src], vc_lo, vc_hi, PacketState{0, -1, 0}}};
         while (!todo.empty()) {
           const Walk w = todo.back();
           todo.pop_back();
@@ -141,6 +147,7 @@ RouteCandidates enumerate_route_candidates(const Topology& topo, const EngineCon
                 Walk{s.port_router[peer], peer, c.vc_lo, c.vc_hi, PacketState{o.pk.route, o.pk.gport, o.pk.hops + 1}});
           });
         }
+        }  // message classes
       }
     }
   }

@@ -54,6 +54,7 @@ struct TrafficKeys {
   std::string injection = "bernoulli";   // bernoulli or onoff
   double burst_on = 8.0, burst_off = 8.0;  // on/off: mean on and off period lengths (cycles)
   std::vector<int64_t> dims;             // targeted HyperX dimensions (urb, swap2)
+  int32_t reply_size = 0;                // request-reply: flits per reply; 0 = off (phases/receive.cuh)
 };
 
 // [sim] (the seed is per replica: EngineConfig::seeds).

@@ -38,6 +38,10 @@ const std::vector<KeySpec>& traffic_keys() {
                   "[min, max]: packet sizes uniform in that range (flits), instead of packet_size"),
         int_rules_key("traffic", "flit_bytes", 1, int64_t(1) << 20, "bytes per flit (router buffers in bytes)",
                       "bytes per flit (router buffers in bytes)"),
+        int_key("traffic", "reply_size", 0, int64_t(1) << 20, FLITSIM_FIELD(traffic.reply_size),
+                "request-reply: each delivered packet (a request) makes a reply of this many flits back to "
+                "its source, in a message class of its own (half the VCs each; docs/traffic.md); 0: off",
+                "flits per packet (int32)"),
         refuse_unread(read_by("uniform", bool_key("traffic", "self", FLITSIM_FIELD(traffic.uniform_self),
                                     "uniform may pick the source itself (BookSim2)"))),
     };

@@ -100,6 +100,15 @@ RoutingTables choose_routing_and_router(const Topology& t, const EngineConfig& c
     throw ConfigError("topology.kind: this " + t.kind + " has routers of " + std::to_string(t.max_radix()) +
                       " ports; the engine's allocators handle at most " + std::to_string(kMaxRadix) +
                       " (choose smaller topology parameters)");
+  // Message classes: requests and replies on disjoint VC ranges, each split by the routing's
+  // deadlock classes, so that no reply ever waits for a request's VC (protocol deadlock).
+  const int message_classes = cfg.traffic.reply_size > 0 ? 2 : 1;
+  sz.mc_V = sz.V / message_classes;
+  if (message_classes > 1 && sz.mc_V < prm.routing.vc_classes)
+    throw ConfigError("router.vcs: traffic.reply_size puts requests and replies on separate VCs, and routing \"" +
+                      cfg.routing.algorithm + "\" on " + t.kind + " needs " + std::to_string(prm.routing.vc_classes) +
+                      " VC(s) per message class (one per deadlock-avoidance class): at least " +
+                      std::to_string(2 * prm.routing.vc_classes) + " VCs, got " + std::to_string(sz.V));
   if (sz.V < prm.routing.vc_classes)
     throw ConfigError("router.vcs: routing \"" + cfg.routing.algorithm + "\"" +
                       (std::string(routing.table) == "df_groups" ? (prm.routing.valiant_any ? " (any)" : " (restricted)") : "") +
@@ -146,6 +155,13 @@ double choose_sources(const EngineConfig& cfg, Sizes& sz, SimParams& prm) {
     sz.onoff_N = sz.reps * sz.N;
   }
   if (!wl && prm.traffic.injection == InjectionKind::Bernoulli) sz.bern_N = sz.reps * sz.N;
+  if (cfg.traffic.reply_size > 0) {
+    if (wl)
+      throw ConfigError("traffic.reply_size: request-reply is open-loop traffic; a [workload] run's programs "
+                        "send their own messages (leave traffic.reply_size unset)");
+    prm.traffic.reply_size = cfg.traffic.reply_size;
+    sz.reply_N = sz.reps * sz.N;
+  }
   if (wl) {  // every packet is measured: the window spans the whole run
     prm.workload.on = true;
     prm.workload.packet_size = wl->packet_size;

@@ -83,6 +83,7 @@ RunMemory run_memory(const Params& topo, const EngineConfig& cfg) {
   // thousands of replicas and billions of slots would overflow.
   const int32_t reps = sz.reps;
   sz.reps = 1;
+  if (cfg.traffic.reply_size > 0) sz.reply_N = sz.N;  // request-reply: reply queues, reply table, histograms
   m.state = double(state_bytes(sz)) * reps;
   m.keys += ", router.vcs, router.buffer, sim.packet_slots, sim.latency_bins and the replicas (" +
             std::to_string(reps) + ")";

@@ -213,7 +213,7 @@ RunOutput run_engine(const Topology& topo, const EngineConfig& cfg, const std::s
         // (The throughput rule's early verdict: only under sim.saturation = "accepted", the rule
         // that makes it final.)
         const bool behind = cfg.sim.saturation == SaturationRule::Accepted &&
-                            accepted_below_offered(c.created_flits, c.ejected_flits,
+                            accepted_below_offered(c.created_flits + c.reply_created, c.ejected_flits,  // replies: those requests made
                                                    (long long)sz.N * cfg.sim.measure, cfg.sim.saturation_tolerance);
         // sim.saturation = "latency": a measured packet still missing at t will arrive with a
         // latency of at least t - window_end + 1, so once even that lower bound puts their mean

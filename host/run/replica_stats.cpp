@@ -102,7 +102,9 @@ ReplicaStats collect(const HostState& h, const EngineConfig& cfg, int rep, bool 
   // sim.saturation picks the rule besides the undrained window (docs/configuration.md).
   switch (cfg.sim.saturation) {
     case SaturationRule::Accepted:
-      s.saturated = !drained || accepted_below_offered(s.created_flits, s.ejected_flits,
+      // Request-reply: the flits created are the requests' and the replies' (a reply backlog
+      // at the destinations is saturation too, though the requests still flow).
+      s.saturated = !drained || accepted_below_offered(s.created_flits + s.reply_created_flits, s.ejected_flits,
                                                        (long long)sz.N * cfg.sim.measure, cfg.sim.saturation_tolerance);
       break;
     case SaturationRule::Latency:  // sim.latency_threshold alone, below

@@ -25,6 +25,9 @@ namespace flitsim {
   X(latency_hist, lat_hist, sz.bins, "measured packets by latency: bin i = i cycles, last = overflow") \
   X(network_latency_hist, nlat_hist, sz.bins, "measured packets by network latency (from injection)") \
   X(hop_hist, hop_hist, kHopBins, "measured packets by router-to-router hops")                      \
+  X(request_latency_hist, req_hist, (sz.reply_N ? sz.bins : 0), "traffic.reply_size: measured requests by latency (empty without replies)") \
+  X(reply_latency_hist, reply_hist, (sz.reply_N ? sz.bins : 0), "traffic.reply_size: measured replies by latency (from the request's arrival)") \
+  X(round_trip_hist, rtt_hist, (sz.reply_N ? sz.bins : 0), "traffic.reply_size: measured replies by round-trip latency (from the request's creation)") \
   X(channel_flits, port_state, sz.P, "flits sent out of each port in the window") /* its `flits` */ \
   X(node_created_flits, node_created_flits, sz.N, "flits created per node in the window")          \
   X(node_ejected_flits, node_ejected_flits, sz.N, "flits ejected per node in the window")

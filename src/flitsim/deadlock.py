@@ -8,7 +8,10 @@ the VC ranges its deadlock-avoidance classes allow (docs/routing.md). Wormhole r
 these VC ranges is deadlock-free if the graph is acyclic; a cycle is a potential deadlock.
 router.architecture = "cioq" adds no node: a flit spends its downstream VC credit when it
 enters the output queue, so a queued flit never waits for a VC and the queue always drains
-(cuda/phases/output_queue.cuh); the graph and the verdict are those of "iq". A deadlock at run
+(cuda/phases/output_queue.cuh); the graph and the verdict are those of "iq".
+traffic.reply_size (request-reply) enumerates each message class from its own VC half: the
+graph holds both classes, which share no VC; the request -> reply dependency at a destination
+closes no cycle, as a node always consumes its replies (docs/traffic.md). A deadlock at run
 time (the watchdog's report, host/run/invariants.cpp describe_blocked) lists the blocked input VCs
 and, with "cioq", the output queues' occupancy and the credits still owed upstream.
 
@@ -51,12 +54,18 @@ class DeadlockReport:
     nodes: int                       # (channel, VC) pairs that appear in some dependency
     edges: int
     cycle: list[tuple[int, int, int, int]] = field(default_factory=list)
-    escape_vcs: int = 0              # Duato: VCs 0 .. escape_vcs-1 form the escape sub-network (0: none)
+    escape_vcs: int = 0              # Duato: VCs 0 .. escape_vcs-1 (of each message class) form the escape sub-network (0: none)
+    # traffic.reply_size: requests and replies, each class on its own VCs (2), or 1
+    message_classes: int = 1
 
     def summary(self) -> str:
-        graph = (f"escape sub-network (VCs 0-{self.escape_vcs - 1}, Duato: with indirect dependencies through "
-                 f"adaptive VCs)" if self.escape_vcs else "channel dependency graph")
-        head = (f"routing \"{self.algorithm}\": {self.classes} VC class(es) on {self.vcs} VCs; "
+        classes = (f"{self.classes} VC class(es) in each of {self.message_classes} message classes "
+                   f"(requests, replies: VCs 0-{self.vcs // 2 - 1}, {self.vcs // 2}-{2 * (self.vcs // 2) - 1})"
+                   if self.message_classes > 1 else f"{self.classes} VC class(es)")
+        graph = (f"escape sub-network (VCs 0-{self.escape_vcs - 1}"
+                 f"{' of each message class' if self.message_classes > 1 else ''}, Duato: with indirect "
+                 f"dependencies through adaptive VCs)" if self.escape_vcs else "channel dependency graph")
+        head = (f"routing \"{self.algorithm}\": {classes} on {self.vcs} VCs; "
                 f"{graph} with {self.nodes} nodes, {self.edges} edges: ")
         if self.acyclic:
             return head + "acyclic (deadlock-free)"
@@ -102,26 +111,34 @@ def dependency_graph(cand: dict[str, np.ndarray], peer_port: np.ndarray, V: int)
     return g
 
 
-def escape_graph(cand: dict[str, np.ndarray], peer_port: np.ndarray, V: int, escape_vcs: int) -> dict[int, set[int]]:
+def escape_graph(cand: dict[str, np.ndarray], peer_port: np.ndarray, V: int, escape_vcs: int,
+                 class_vcs: int | None = None) -> dict[int, set[int]]:
     """Duato's extended channel dependency graph of the escape sub-network (Duato 1995; Dally &
     Towles §14.3.4): nodes are escape VCs (VC < escape_vcs) of router-to-router channels; an
     edge e1 -> e2 means a packet holding e1 may request e2 next (direct) or after a run of hops
     on adaptive VCs (indirect: it holds e1 while those hops wait behind it). Both are followed
     per destination router, since only one packet's route links them. A routing whose waiting
     heads can always fall back to an escape VC (cuda/routing/torus_min_adapt.cuh) is
-    deadlock-free if this graph is acyclic, whatever cycles its adaptive VCs form."""
+    deadlock-free if this graph is acyclic, whatever cycles its adaptive VCs form. class_vcs:
+    the VCs of one message class (traffic.reply_size: each class has its own escape VCs at the
+    bottom of its half), V when there is one class."""
+    class_vcs = class_vcs or V
+
+    def is_escape(node: int) -> bool:
+        return (node % V) % class_vcs < escape_vcs
+
     g: dict[int, set[int]] = defaultdict(set)
     dst = cand["dst_router"]
     for d in np.unique(dst):
         sub = dependency_graph({k: v[dst == d] for k, v in cand.items()}, peer_port, V)
-        for start in [u for u in sub if u % V < escape_vcs]:
+        for start in [u for u in sub if is_escape(u)]:
             seen, todo = set(), list(sub[start])
             while todo:  # escape VCs reached directly or through adaptive VCs only
                 w = todo.pop()
                 if w in seen:
                     continue
                 seen.add(w)
-                if w % V < escape_vcs:
+                if is_escape(w):
                     g[start].add(w)
                 else:
                     todo.extend(sub.get(w, ()))
@@ -171,7 +188,9 @@ def _check(cfg: dict, progress: Any = None) -> DeadlockReport:
     # is checked as for any routing.
     escape_vcs = int(setup.get("escape_vcs", 0))
     cand = route_candidates(cfg, t.num_routers, line)
-    g = escape_graph(cand, peer_port, V, escape_vcs) if escape_vcs else dependency_graph(cand, peer_port, V)
+    class_vcs = int(setup.get("class_vcs", V)) or V
+    g = (escape_graph(cand, peer_port, V, escape_vcs, class_vcs) if escape_vcs
+         else dependency_graph(cand, peer_port, V))
     if line is not None:
         line.update("searching the dependency graph for a cycle", None, force=True)
     nodes = set(g)
@@ -184,7 +203,7 @@ def _check(cfg: dict, progress: Any = None) -> DeadlockReport:
     cycle = [(int(t.port_router[n // V]), int(n // V), int(peer_router[n // V]), n % V) for n in cyc]
     return DeadlockReport(acyclic=not cyc, algorithm=setup["algorithm"], classes=classes, vcs=V,
                           nodes=len(nodes), edges=sum(len(v) for v in g.values()), cycle=cycle,
-                          escape_vcs=escape_vcs)
+                          escape_vcs=escape_vcs, message_classes=int(setup.get("message_classes", 1)))
 
 
 def check_deadlock(config: dict | str, progress: bool | None = None) -> DeadlockReport:

@@ -366,9 +366,19 @@ def read_results(path: str | os.PathLike) -> list[Result]:
         return [_read_replica(reps[key], shared) for key in sorted(reps, key=int)]
 
 
+# The request-reply statistics (traffic.reply_size), which files written before them lack: read
+# as a run without replies reports them (0, empty histograms).
+_REPLY_FIELDS = frozenset(("request_latency_sum", "reply_latency_sum", "round_trip_sum", "requests_measured",
+                           "replies_measured", "reply_ejected_flits", "reply_created_flits", "request_latency_hist",
+                           "reply_latency_hist", "round_trip_hist"))
+
+
 def _read_replica(rg: h5py.Group, shared: dict) -> Result:
-    kw = {name: _scalar(name, rg.attrs[name]) for name in Result.SCALAR_FIELDS}
-    kw.update({name: rg[name][()] for name in Result.ARRAY_FIELDS})
+    kw = {name: _scalar(name, rg.attrs[name]) for name in Result.SCALAR_FIELDS
+          if name in rg.attrs or name not in _REPLY_FIELDS}
+    kw.update({name: rg[name][()] for name in Result.ARRAY_FIELDS if name in rg or name not in _REPLY_FIELDS})
+    for name in _REPLY_FIELDS - kw.keys():
+        kw[name] = np.zeros(0, np.int64) if name in Result.ARRAY_FIELDS else 0
     kw["config"] = json.loads(rg.attrs["config_json"])
     if "workload" in rg:
         kw["workload"] = _read_workload(rg["workload"])

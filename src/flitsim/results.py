@@ -20,6 +20,12 @@ SUMMARY_KEYS = (
     "wall_seconds", "backend", "nodes", "routers", "load", "seed", "packets_measured",
     "slot_stalls", "nonminimal_fraction", "extra_hops_mean",
 )
+# Added to the summary of a request-reply run (traffic.reply_size > 0; docs/traffic.md).
+REPLY_SUMMARY_KEYS = (
+    "request_latency_mean", "request_latency_p99", "reply_latency_mean", "reply_latency_p99",
+    "round_trip_latency_mean", "round_trip_latency_p99", "accepted_request", "accepted_reply",
+    "requests_measured", "replies_measured",
+)
 
 
 def hist_percentile(hist: np.ndarray, q: float) -> float:
@@ -134,6 +140,49 @@ class Result:
     def extra_hops_mean(self) -> float:
         """Deroutes per packet: mean router hops beyond the topology's minimal route."""
         return self._mean(self.extra_hops)
+
+    # Request-reply (traffic.reply_size > 0): the two message classes and the round trip. The
+    # latency_* fields above cover every measured packet of both classes.
+    @property
+    def has_replies(self) -> bool:
+        """True for a request-reply run (the engine sized its per-class histograms)."""
+        return self.request_latency_hist.size > 0
+
+    @property
+    def request_latency_mean(self) -> float:
+        return self.request_latency_sum / self.requests_measured if self.requests_measured else float("nan")
+
+    @property
+    def reply_latency_mean(self) -> float:
+        """From the request's arrival (the reply's creation) to the reply's tail arrival."""
+        return self.reply_latency_sum / self.replies_measured if self.replies_measured else float("nan")
+
+    @property
+    def round_trip_latency_mean(self) -> float:
+        """From the request's creation to its reply's tail arrival at the request's source."""
+        return self.round_trip_sum / self.replies_measured if self.replies_measured else float("nan")
+
+    @property
+    def request_latency_p99(self) -> float:
+        return hist_percentile(self.request_latency_hist, 0.99)
+
+    @property
+    def reply_latency_p99(self) -> float:
+        return hist_percentile(self.reply_latency_hist, 0.99)
+
+    @property
+    def round_trip_latency_p99(self) -> float:
+        return hist_percentile(self.round_trip_hist, 0.99)
+
+    @property
+    def accepted_reply(self) -> float:
+        """Reply flits accepted, flits/node/cycle (0 without replies)."""
+        return self.reply_ejected_flits / (self.nodes * self.measure)
+
+    @property
+    def accepted_request(self) -> float:
+        """Request flits accepted (all accepted flits without replies): compare with `offered`."""
+        return (self.ejected_flits - self.reply_ejected_flits) / (self.nodes * self.measure)
 
     @property
     def latency_p50(self) -> float:
@@ -306,8 +355,10 @@ class Result:
 
     def summary(self) -> dict[str, Any]:
         """Plain-Python dict of SUMMARY_KEYS (NaN stays NaN; JSON writers map it to null);
-        workload runs add WORKLOAD_SUMMARY_KEYS (the per-job table is `workload.jobs_table()`)."""
+        request-reply runs add REPLY_SUMMARY_KEYS; workload runs add WORKLOAD_SUMMARY_KEYS (the per-job table is `workload.jobs_table()`)."""
         d = {k: getattr(self, k) for k in SUMMARY_KEYS}
+        if self.has_replies:
+            d.update({k: getattr(self, k) for k in REPLY_SUMMARY_KEYS})
         if self.workload is not None:
             d.update(comm_rate=self.workload.comm_rate,
                      workload_cycles=self.workload.foreground_end + 1,

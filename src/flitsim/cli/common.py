@@ -80,6 +80,10 @@ def _print_json(obj: dict) -> None:
     print(json.dumps(_jsonable(obj), allow_nan=False))
 
 
+# Columns the points tables of sweep and show add for request-reply runs (traffic.reply_size).
+REPLY_COLUMNS = ("request_latency_mean", "reply_latency_mean", "round_trip_latency_mean")
+
+
 def _fmt(v: Any) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"

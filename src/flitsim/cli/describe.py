@@ -6,7 +6,7 @@ import importlib
 import sys
 
 from ..config import load_config
-from .common import (EXIT_FAILURE, EXIT_OK, _add_config_args, _fmt, _Formatter, _print_json,
+from .common import (REPLY_COLUMNS, EXIT_FAILURE, EXIT_OK, _add_config_args, _fmt, _Formatter, _print_json,
                      _table)
 
 # --- info -----------------------------------------------------------------------------------
@@ -166,6 +166,7 @@ def _add_show(sub: argparse._SubParsersAction) -> None:
 
 def _points_table(keys: list[str], rows: list[dict]) -> str:
     cols = list(keys) + ["offered", "accepted", "latency_mean", "latency_p99", "saturated"]
+    cols += [c for c in REPLY_COLUMNS if any(c in row for row in rows)]  # request-reply runs
     cells = [[_fmt(row.get(c, "-")) for c in cols] for row in rows]
     widths = [max(len(c), *(len(r[j]) for r in cells)) if cells else len(c)
               for j, c in enumerate(cols)]
@@ -265,7 +266,8 @@ def cmd_check_deadlock(args: argparse.Namespace) -> int:
         cfg, progress=not args.quiet and not args.json)
     if args.json:
         _print_json({"acyclic": report.acyclic, "algorithm": report.algorithm, "classes": report.classes,
-                     "vcs": report.vcs, "nodes": report.nodes, "edges": report.edges,
+                     "vcs": report.vcs, "message_classes": report.message_classes,
+                     "nodes": report.nodes, "edges": report.edges,
                      "cycle": [list(c) for c in report.cycle]})
     else:
         print(report.summary())

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from ..config import load_config
-from .common import (EXIT_FAILURE, EXIT_OK, EXIT_USAGE, _add_config_args, _add_engine_args, _error, _fmt,
+from .common import (REPLY_COLUMNS, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, _add_config_args, _add_engine_args, _error, _fmt,
                      _Formatter, _positive_float, _positive_int, _print_json, _table, _threads)
 
 # --- run ------------------------------------------------------------------------------------
@@ -57,7 +57,8 @@ def _simulated(cfg: dict, r: Any) -> list[tuple[str, str]]:
     else:
         tr = cfg.get("traffic", {})
         rows.append(("traffic", f"{tr.get('pattern', '-')}, load {_fmt(tr.get('load'))} "
-                                f"flits/node/cycle, {tr.get('packet_size', '-')}-flit packets"))
+                                f"flits/node/cycle, {tr.get('packet_size', '-')}-flit packets"
+                                + (f", {tr['reply_size']}-flit replies" if tr.get("reply_size") else "")))
     return rows
 
 
@@ -76,6 +77,15 @@ def _run_summary(r: Any, cfg: dict | None = None) -> str:
         ("network latency", f"mean {_fmt(s['network_latency_mean'])} cycles"),
         ("hops", f"mean {_fmt(s['hops_mean'])}"),
     ]
+    if "round_trip_latency_mean" in s:  # request-reply (traffic.reply_size): per message class
+        rows += [
+            ("request latency", f"mean {_fmt(s['request_latency_mean'])}, p99 {_fmt(s['request_latency_p99'])} cycles"),
+            ("reply latency", f"mean {_fmt(s['reply_latency_mean'])}, p99 {_fmt(s['reply_latency_p99'])} cycles"),
+            ("round-trip latency",
+             f"mean {_fmt(s['round_trip_latency_mean'])}, p99 {_fmt(s['round_trip_latency_p99'])} cycles"),
+            ("accepted by class", f"requests {_fmt(s['accepted_request'])}, replies {_fmt(s['accepted_reply'])} "
+                                  "flits/node/cycle"),
+        ]
     if not closed:
         rows.append(("saturated", _fmt(bool(s["saturated"]))))
     rows += [
@@ -325,7 +335,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                          output=res.output))
         return EXIT_OK
     cols = list(res.keys) + ["offered", "accepted", "latency_mean", "latency_p99", "saturated"]
-    rows = [[_fmt(row[c]) for c in cols] for row in res.rows()]
+    cols += [c for c in REPLY_COLUMNS if any(c in row for row in res.rows())]  # request-reply runs
+    rows = [[_fmt(row.get(c, "-")) for c in cols] for row in res.rows()]
     widths = [max(len(c), *(len(r[j]) for r in rows)) for j, c in enumerate(cols)]
     print("  ".join(c.rjust(w) for c, w in zip(cols, widths)))
     for r in rows:
