@@ -239,7 +239,7 @@ def test_a_depth_per_vc_is_refused_with_the_reason():
     ({"architecture": "oq"}, {}, r'router\.architecture: must be "iq" or "cioq", got "oq"'),
     ({"architecture": "cioq", "speedup": 9}, {}, r"router\.speedup: must be an integer in \[1, 8\], got 9"),
     ({"architecture": "cioq", "output_buffer": 0}, {}, r"router\.output_buffer: must be an integer in \[1, 2\^16\], got 0"),
-    ({"preset": "hyperx"}, {}, r'router\.preset: must be one of "flitsim", "booksim", "hyperx-paper", got "hyperx"'),
+    ({"preset": "hyperx"}, {}, r'router\.preset: must be one of "flitsim", "booksim", "hyperx-paper", "supersim", got "hyperx"'),
 ])
 def test_bad_buffering_values_are_refused_by_name_and_rule(router, traffic, message):
     assert __import__("re").search(message, engine_refusal(router, traffic))
@@ -259,7 +259,7 @@ def test_every_preset_is_documented_key_by_key():
     # schema and defaults read it, and docs/configuration.md must show each of its values.
     docs = (pathlib.Path(__file__).parents[1] / "docs" / "configuration.md").read_text()
     presets = flitsim.config.ROUTER_PRESETS
-    assert list(presets) == ["flitsim", "booksim", "hyperx-paper"] and presets["flitsim"] == {}
+    assert list(presets) == ["flitsim", "booksim", "hyperx-paper", "supersim"] and presets["flitsim"] == {}
     for name, table in presets.items():
         assert f'`"{name}"`' in docs, name
         for key, value in table.items():

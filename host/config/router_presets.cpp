@@ -37,6 +37,18 @@ const std::vector<RouterPreset>& router_presets() {
                 "2 x channel + 1 = 151 cycles after it entered the output queue (50-cycle crossbar and "
                 "channels), so one VC of 160 flits alone streams at link rate"),
         int_key("output_buffer", 32, "not given: two 16-flit packets per output")}},
+      // SuperSim's input_queued router as configured in validation/supersim/ (docs/validation.md
+      // "Side by side with SuperSim (HyperX)"): its crossbar has one input per VC, so one input
+      // port may send several flits per cycle (to different outputs), one flit per output per
+      // cycle into a small output queue; flitsim's nearest model is cioq with speedup 2.
+      {"supersim",
+       {str_key("architecture", "cioq", "a crossbar input per VC and an output queue per port"),
+        int_key("speedup", 2, "its VC-level crossbar inputs: 2 passes give DOR UR 0.908 against its 0.896 (4x4x4)"),
+        int_key("output_buffer", 16, "its output_queue_depth in validation/supersim/"),
+        str_key("arbitration", "age", "comparing arbiters on creation_timestamp metadata (oldest first)"),
+        int_key("latency", 4, "6 cycles per router-to-router hop at zero load (route, VC, switch, crossbar, "
+                              "output queue; with cioq's output FIFO cycle and the 1-cycle channel)"),
+        int_key("injection_delay", 3, "10 cycles between two nodes of one router at zero load (its interface)")}},
   };
   return p;
 }
