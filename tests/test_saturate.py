@@ -90,28 +90,6 @@ def test_cli_json(tmp_path, capsys):
     assert main(["saturate", str(path), "--set", "traffic.lod=1"]) == 2
 
 
-def test_tolerance_below_rounding_still_terminates(monkeypatch):
-    # A tolerance finer than the probe rounding (1e-9) used to re-probe the same loads
-    # forever; the search must end once no new load fits strictly inside the bracket.
-    from types import SimpleNamespace
-    from flitsim import engine
-    knee = 0.123456789012
-    calls = []
-
-    def fake(cfg, loads, backend=None, threads=None, **kw):
-        calls.append(list(loads))
-        return [SimpleNamespace(load=x, offered=x, accepted=min(x, knee), latency_mean=1.0,
-                                saturated=x > knee, drained=x <= knee) for x in loads]
-
-    monkeypatch.setattr(engine, "run_replicas", fake)
-    res = flitsim.saturate(small_dragonfly(**BASE), tolerance=1e-12, probes=8)
-    assert len(calls) < 30
-    assert all(len(set(c)) == len(c) for c in calls)
-    probed = [x for c in calls for x in c]
-    assert len(set(probed)) == len(probed)           # no load simulated twice
-    assert res.saturation <= knee < res.upper <= res.saturation + 2e-9
-
-
 def _fake_engine(monkeypatch, knee, plateau):
     """The engine replaced by a network that accepts min(load, plateau) and is saturated above
     `knee`; returns the list of each run's loads."""
@@ -126,6 +104,19 @@ def _fake_engine(monkeypatch, knee, plateau):
 
     monkeypatch.setattr(engine, "run_replicas", fake)
     return calls
+
+
+def test_tolerance_below_rounding_still_terminates(monkeypatch):
+    # A tolerance finer than the probe rounding (1e-9) used to re-probe the same loads
+    # forever; the search must end once no new load fits strictly inside the bracket.
+    knee = 0.123456789012
+    calls = _fake_engine(monkeypatch, knee, plateau=knee)
+    res = flitsim.saturate(small_dragonfly(**BASE), tolerance=1e-12, probes=8)
+    assert len(calls) < 30
+    assert all(len(set(c)) == len(c) for c in calls)
+    probed = [x for c in calls for x in c]
+    assert len(set(probed)) == len(probed)           # no load simulated twice
+    assert res.saturation <= knee < res.upper <= res.saturation + 2e-9
 
 
 def test_guided_search_probes_the_predicted_knee(monkeypatch):

@@ -301,6 +301,8 @@ def sweep(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | Sequenc
                              (dict(config).get("sweep") or {}).get("over") or {}):
         # Loads written as fractions of saturation: one saturation search per combination of
         # the other keys (seed: the combination's first), then the plan with the real loads.
+        from .progress import enabled
+
         def saturation_of(cfg: dict) -> float:
             from .saturate import saturate
             where = _shape_keys(cfg, keys)
@@ -311,7 +313,6 @@ def sweep(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | Sequenc
             res = saturate(cfg, backend=backend, threads=threads, progress=shown)
             found.append({"config": where, "saturation": res.saturation, "upper": res.upper})
             return res.saturation
-        from .progress import enabled
         keys, points, cfgs, batches = plan(config, over, max_replicas, saturation_of)
     base["sweep"] = {"over": {k: _distinct(p[k] for p in points) for k in keys}}
     if found:
