@@ -161,3 +161,33 @@ def test_no_prediction_under_the_latency_rule(monkeypatch):
 def test_default_probes_per_backend():
     from flitsim.saturate import default_probes
     assert default_probes("cpu") == 1 and default_probes("cuda") == 8
+
+
+@pytest.mark.parametrize("probes", [1, 2, 8])
+def test_the_eta_counts_the_runs_the_guided_search_takes(monkeypatch, probes):
+    # The progress line's "round r/~R": R estimated before each run. For the guided search it
+    # must be the runs it takes within one (bisection's count, 9 runs of one probe for a
+    # tolerance of 0.005, was twice the 4 it takes); for plain bisection it stays exact.
+    from flitsim import saturate as sat
+    estimates = []
+    real_run = sat._Search.run
+
+    def watching_run(self):
+        original = self._loads
+        def loads():
+            estimates.append(self.runs + self._rounds_left())
+            return original()
+        self._loads = loads
+        real_run(self)
+
+    monkeypatch.setattr(sat._Search, "run", watching_run)
+    for plateau in (0.3, 0.45, 0.6, 0.72):
+        calls = _fake_engine(monkeypatch, plateau / 0.95 - 0.001, plateau=plateau)
+        estimates.clear()
+        flitsim.saturate(small_dragonfly(**BASE), tolerance=0.005, probes=probes)
+        assert abs(estimates[0] - len(calls)) <= 1, (plateau, estimates, len(calls))
+        assert all(abs(e - len(calls)) <= 1 for e in estimates[:len(calls)])
+    calls = _fake_engine(monkeypatch, 0.5, plateau=0.6)
+    estimates.clear()
+    flitsim.saturate(small_dragonfly(**BASE), tolerance=0.005, probes=probes, guided=False)
+    assert estimates[0] == len(calls) == sat._rounds_needed(1.0, 0.005, probes)

@@ -117,9 +117,10 @@ def saturate(config: dict, tolerance: float = 0.005, probes: int | None = None,
 
     tolerance: stop when the bracket (highest sustained, lowest saturated) is this narrow.
     probes: loads per engine run (replicas of one run); None (default): default_probes(backend).
-    progress: True for a progress line on stderr (ETA from the rounds the bracket needs and
-    the cycles of the running one), None (default) for one in an interactive session only,
-    or a callable(round, lo, hi, probes) called after each round.
+    progress: True for a progress line on stderr (ETA from the runs still expected, as
+    _Search._rounds_left models them, and the cycles of the running one), None (default) for
+    one in an interactive session only, or a callable(round, lo, hi, probes) called after
+    each round.
     lower, upper: the initial bracket; `upper` itself is probed in the first round.
     guided: under sim.saturation = "accepted", aim the rounds after the first at the load the
     plateau predicts (module docstring); False: plain bisection of the bracket.
@@ -194,8 +195,26 @@ class _Search:
                        if self.lo < x and (x < self.hi or (with_b and x <= self.hi))
                        and x not in probed})
 
+    def _rounds_left(self) -> int:
+        """Engine runs still to come, this one included (for the ETA). Bisection: as many as
+        the bracket needs. Guided: after a first run over the bracket (which predicts the
+        knee), the probes aimed at the knee close what is left as they would a bracket of
+        8 tolerances, whatever it was (a model of the search, tests/test_progress.py: four runs
+        of one probe, two of eight, as benchmarks/saturate_cost.py measured)."""
+        width = self.hi - self.lo
+        if self.knee_factor is None:
+            return _rounds_needed(width, self.tolerance, self.probes)
+        rounds = 0
+        if not self.found:
+            rounds, width = 1, width / self.probes
+        width = min(width, 8 * self.tolerance)
+        while width > self.tolerance + 1e-12:
+            width /= self.probes + 1
+            rounds += 1
+        return max(rounds, 1)
+
     def _during(self, cycle: int, window_end: int, _done: int, _fraction: float = -1.0) -> None:
-        rounds = self.runs + _rounds_needed(self.hi - self.lo, self.tolerance, self.probes)
+        rounds = self.runs + self._rounds_left()
         share = cycle / self.length.expected(window_end, self.drain_limit, cycle) if window_end > 0 else 0.0
         self.line.update(f"round {self.runs + 1}/~{rounds}, bracket [{self.lo:.4f}, {self.hi:.4f}], "
                          f"cycle {cycle:,}", (self.runs + share) / max(rounds, self.runs + 1))
