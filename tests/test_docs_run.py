@@ -44,17 +44,23 @@ SKIPPED = {
 
 
 def _doc_commands(doc: pathlib.Path):
-    """(command, comment) of each runnable `flitsim` line, in document order."""
+    """(command, comment, messages) of each runnable `flitsim` line, in document order;
+    `messages` are the `flitsim: error: ...` lines the document shows right after it, which
+    the command must print word for word."""
     text = doc.read_text()
     for block in shell_blocks(text):
-        joined = re.sub(r"\\\n\s*", " ", block)
-        for line in joined.splitlines():
-            line = line.strip().lstrip("$ ")
+        lines = [line.strip().lstrip("$ ") for line in re.sub(r"\\\n\s*", " ", block).splitlines()]
+        for i, line in enumerate(lines):
             code, _, comment = line.partition("#")
+            messages = []
+            for after in lines[i + 1:]:
+                if not after.startswith("flitsim: error: "):
+                    break
+                messages.append(after)
             for part in re.split(r"\s*(?:&&|\|)\s*", code):
                 part = part.strip()
                 if part.startswith("flitsim ") and not PLACEHOLDER.search(part):
-                    yield part, comment
+                    yield part, comment, messages
 
 
 def _documents():
@@ -114,7 +120,7 @@ def _make_missing_input(argv: list[str], folder: pathlib.Path) -> None:
 def test_documented_commands_run(doc, commands, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     ran = 0
-    for command, comment in commands:
+    for command, comment, messages in commands:
         if _skip_reason(command):
             continue
         argv = shlex.split(command)[1:]
@@ -124,8 +130,10 @@ def test_documented_commands_run(doc, commands, tmp_path, monkeypatch, capsys):
         status = main(argv)
         err = capsys.readouterr().err
         assert status == _expected_status(comment), f"{doc}: {command} -> {status}\n{err[-2000:]}"
+        for message in messages:
+            assert message in err.splitlines(), f"{doc}: {command} printed\n{err[-2000:]}\nnot\n{message}"
         ran += 1
-    assert ran > 0 or all(_skip_reason(c) for c, _ in commands)   # e.g. only cluster commands
+    assert ran > 0 or all(_skip_reason(c) for c, _, _ in commands)   # e.g. only cluster commands
 
 
 PY_BLOCKS = [(doc.name, i, code) for doc in DOCS
