@@ -37,7 +37,7 @@ SKIPPED = {
     "--cluster local": "a Dask cluster per command: the experiments.md script runs one",
     "reproduce dragonfly-valiant": "minutes (tests/test_studies.py runs the fast studies)",
     "reproduce hyperx-dimwar": "minutes to hours (tests/test_studies.py runs the fast studies)",
-    "reproduce network-noise": "minutes (tests/test_studies.py runs the fast studies)",
+    "reproduce network-noise": "tests/test_studies.py runs it and checks its trends",
     "--backend cuda": "needs a GPU (tests/test_gpu.py)",
     "--full": "the papers' sizes: hours",
 }

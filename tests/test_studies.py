@@ -45,6 +45,26 @@ def test_diameter_two_worst_case_meets_min_bounds(tmp_path, capsys):
     assert "Packet-slot stalls: none" in md
 
 
+def test_network_noise_slowdown_grows_with_ratio_and_size(tmp_path):
+    # P1 (NZ-R3, docs/targets.md): the reduce's slowdown grows with the perturbation ratio and
+    # with the network; every mean carries its 95 % interval over the draws.
+    pytest.importorskip("matplotlib")
+    assert main(["reproduce", "network-noise", "-o", str(tmp_path), "--quiet",
+                 "--backend", "cpu"]) == 0
+    md = (tmp_path / "network-noise.md").read_text()
+    mean = {}
+    for row in _rows(md):
+        m, half = row[2].split("±")
+        assert float(half) > 0
+        mean[(int(row[0]), float(row[1]))] = float(m)
+    assert sorted({n for n, _ in mean}) == [16, 64]
+    for n in (16, 64):
+        assert mean[(n, 0.25)] < mean[(n, 0.5)] < mean[(n, 0.75)]
+    for ratio in (0.25, 0.5, 0.75):
+        assert mean[(64, ratio)] > mean[(16, ratio)] >= 1.0
+    assert "8 draws" in md
+
+
 def test_iso_cost_table_has_twenty_designs(tmp_path):
     pytest.importorskip("matplotlib")
     assert main(["reproduce", "iso-cost", "-o", str(tmp_path), "--quiet"]) == 0

@@ -38,22 +38,28 @@ def network_noise(out: pathlib.Path, quick: bool, backend, threads, progress) ->
                                            progress=pr.engine(f"{n} nodes, ratio {ratio}"))
             pr.step(f"{n} nodes, ratio {ratio}")
     pr.close()
+    from ..results import _t_quantile
+
+    def half_width(s: np.ndarray) -> float:  # of the mean's 95 % t interval over the draws
+        return float(_t_quantile(0.95, s.size - 1) * s.std(ddof=1) / s.size ** 0.5)
+
     rows = []
     for (n, ratio), r in res.items():
-        s = r.slowdown
-        rows.append([str(n), f"{ratio:.2f}", f"{s.mean():.2f}", f"{s.min():.2f}",
+        s = np.asarray(r.slowdown, dtype=float)
+        rows.append([str(n), f"{ratio:.2f}", f"{s.mean():.2f} ± {half_width(s):.2f}", f"{s.min():.2f}",
                      f"{s.max():.2f}", f"{r.times('quiet').mean():.1f}"])
-    table = _md(["nodes", "perturbation ratio", "mean slowdown", "min", "max",
-                 "T_quiet (cycles)"], rows)
+    table = (_md(["nodes", "perturbation ratio", "mean slowdown (95 % CI)", "min", "max",
+                  "T_quiet (cycles)"], rows) +
+             f"\n\n{len(seeds)} draws (seeds: placements and the perturbing job's messages) per cell; the interval "
+             "is the mean's, t-based over the draws.")
     plt, colours, markers, st = _plt()
     fig, ax = plt.subplots(figsize=(3.4, 2.6))
-    from ..results import _t_quantile
     for i, n in enumerate(trees):
         means, errs = [], []
         for ratio in ratios:
             s = np.asarray(res[(n, ratio)].slowdown, dtype=float)
             means.append(s.mean())
-            errs.append(_t_quantile(0.95, s.size - 1) * s.std(ddof=1) / s.size ** 0.5)
+            errs.append(half_width(s))
         ax.errorbar(ratios, means, yerr=errs, marker=markers[i], color=colours[i], capsize=2,
                     label=f"{n} nodes")
     ax.axhline(1.0, color="grey", lw=0.8, ls=":")
