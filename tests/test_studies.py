@@ -15,6 +15,14 @@ def test_experiment_files_are_complete_experiments(name):
     assert "traffic" in cfg or "workload" in cfg
 
 
+def _png_width_inches(path) -> float:
+    """A PNG's width (its IHDR header) at the studies' 300 dpi."""
+    import struct
+    with open(path, "rb") as f:
+        head = f.read(24)
+    return struct.unpack(">I", head[16:20])[0] / 300
+
+
 def _rows(md: str) -> list[list[str]]:
     lines = [ln for ln in md.splitlines() if ln.startswith("| ") and not ln.startswith("|---")]
     return [[c.strip() for c in ln.strip("|").split("|")] for ln in lines[1:]]
@@ -26,6 +34,7 @@ def test_diameter_two_worst_case_meets_min_bounds(tmp_path, capsys):
                  "--backend", "cpu"]) == 0
     md = (tmp_path / "diameter-two.md").read_text()
     assert (tmp_path / "diameter-two.png").stat().st_size > 20_000
+    assert 6.0 < _png_width_inches(tmp_path / "diameter-two.png") <= 7.16  # fits a page (saved cropped)
     rows = {r[0]: r for r in _rows(md.split("\n\n", 2)[2])}
 
     def cell(row, col):   # "mean ± half%": (mean, half)
@@ -52,6 +61,7 @@ def test_network_noise_slowdown_grows_with_ratio_and_size(tmp_path):
     assert main(["reproduce", "network-noise", "-o", str(tmp_path), "--quiet",
                  "--backend", "cpu"]) == 0
     md = (tmp_path / "network-noise.md").read_text()
+    assert 3.0 < _png_width_inches(tmp_path / "network-noise.png") <= 3.5  # fits a column (saved cropped)
     mean = {}
     for row in _rows(md):
         m, half = row[2].split("±")

@@ -7,6 +7,8 @@ import pathlib
 from dataclasses import dataclass
 from typing import Callable
 
+from ..plot.style import PAPER_WIDTHS
+
 
 @dataclass
 class Study:
@@ -103,6 +105,11 @@ class _Progress:
     def close(self) -> None:
         if self.line is not None:
             self.line.close()
+
+
+# The studies' figure widths: the page and one column of the usual two-column formats
+# (plot.style.PAPER_WIDTHS), so a figure goes into a paper at its size.
+SINGLE_COLUMN, DOUBLE_COLUMN = PAPER_WIDTHS[1], PAPER_WIDTHS[2]
 
 
 def _plt(style: str = "paper"):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pathlib
 
-from .common import (STUDY_SEEDS, Outcome, _finish, _full_load_bars, _load, _md, _mean_ci, _pct_ci, _plt,
+from .common import (DOUBLE_COLUMN, STUDY_SEEDS, Outcome, _finish, _full_load_bars, _load, _md, _mean_ci, _pct_ci, _plt,
                      _Progress, _stall_note, _with)
 
 
@@ -25,6 +25,12 @@ def _min_worst_case_bound(topo: dict, desc: dict) -> float | None:
     if topo["kind"] == "oft":
         return 1 / topo["k"]
     return None
+
+
+# The paper's saturation throughputs at its full sizes (docs/targets.md): MIN under uniform
+# "approximately 96 to 98 %" (D2-R1, Slim Fly p = 9, MLFM, OFT; drawn at 97 %), and indirect
+# random (Valiant) half of that under both patterns (D2-R3: about 48.5 %).
+D2_PAPER = {("min", "uniform"): 0.97, ("valiant", "uniform"): 0.485, ("valiant", "worst-case"): 0.485}
 
 
 def diameter_two(out: pathlib.Path, quick: bool, backend, threads, progress) -> Outcome:
@@ -63,10 +69,11 @@ def diameter_two(out: pathlib.Path, quick: bool, backend, threads, progress) -> 
     table = (_md(head, rows) + f"\nCells: mean ± 95 % Student-t half-width over seeds "
              f"{', '.join(map(str, STUDY_SEEDS))}.\n" + _stall_note(stalls))
     plt, colours, markers, st = _plt()
-    fig, ax = plt.subplots(figsize=(7.0, 2.4))
+    fig, ax = plt.subplots(figsize=(DOUBLE_COLUMN, 2.4))
     _full_load_bars(ax, colours, tops, combos, lambda n, c: cells[(n, *c)][0],
                     lambda c: f"{value_words('routing.algorithm', c[0])}, {value_words('traffic.pattern', c[1])}", 1.2,
                     marks={"MIN worst-case bound": lambda n, c: (_min_worst_case_bound(tops[n], desc[n])
-                                                                  if c == ("min", "worst-case") else None)},
+                                                                  if c == ("min", "worst-case") else None),
+                           "paper (full size)": lambda n, c: D2_PAPER.get(c)},
                     error=lambda n, c: cells[(n, *c)][1])
     return _finish(fig, plt, st, out, "diameter-two", table)

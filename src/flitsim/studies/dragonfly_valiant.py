@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pathlib
 
-from .common import (STUDY_SEEDS, Outcome, _finish, _load, _md, _mean_ci, _pct, _pct_ci, _plt,
+from .common import (DOUBLE_COLUMN, STUDY_SEEDS, Outcome, _finish, _load, _md, _mean_ci, _pct, _pct_ci, _plt,
                      _Progress, _stall_note, _with)
 
 
@@ -15,6 +15,11 @@ DF_ROUTINGS = {  # label -> overrides
                 "topology": {"relabel": True, "seed": 7}},
 }
 DF_PATTERNS = {"bit complement": "bitcomp", "group shift": "group-shift"}
+
+
+# The paper's relative throughput of Valiant-any under bit complement and shift, at every size:
+# "33 % - 43 %" (P0:L125; DF-R2 in docs/targets.md), drawn as a band.
+DF_PAPER_VA = (0.33, 0.43)
 
 
 def _df_bounds(p: int) -> dict[str, float]:
@@ -61,11 +66,16 @@ def dragonfly_valiant(out: pathlib.Path, quick: bool, backend, threads, progress
                         [_pct(b["model"]), _pct(b["VR"]), _pct(b["VA"])])
     table = _md(["p = a/2 = h", "nodes", "pattern", *DF_ROUTINGS, "model 3/(4p)", "VR bound",
                  "VA bound"], rows) + f"\nCells: mean ± 95 % Student-t half-width over seeds " \
-        f"{', '.join(map(str, STUDY_SEEDS))}.\n" + _stall_note(stalls)
+        f"{', '.join(map(str, STUDY_SEEDS))}. The paper: VA {100 * DF_PAPER_VA[0]:.0f}-" \
+        f"{100 * DF_PAPER_VA[1]:.0f} % at every size under both patterns, VR below 15 % beyond 512 " \
+        "switches (p >= 6).\n" + _stall_note(stalls)
     plt, colours, markers, st = _plt()
-    fig, axes = plt.subplots(1, 2, figsize=(7.0, 2.6), sharey=True)
+    fig, axes = plt.subplots(1, 2, figsize=(DOUBLE_COLUMN, 2.6), sharey=True)
     xs = [nodes[p] for p in sizes]
     for ax, pname in zip(axes, DF_PATTERNS):
+        # The paper's VA at every size and under both patterns (DF-R2, docs/targets.md).
+        ax.axhspan(100 * DF_PAPER_VA[0], 100 * DF_PAPER_VA[1], color=colours[2], alpha=0.12, lw=0,
+                   label="paper: VA")
         for i, lb in enumerate(DF_ROUTINGS):
             ax.errorbar(xs, [100 * acc[(p, pname, lb)][0] for p in sizes],
                         yerr=[100 * acc[(p, pname, lb)][1] for p in sizes], fmt="-", marker=markers[i],

@@ -5,7 +5,7 @@ import pathlib
 
 import numpy as np
 
-from .common import Outcome, _finish, _md, _plt, _Progress, experiment_path
+from .common import DOUBLE_COLUMN, Outcome, _finish, _md, _plt, _Progress, experiment_path
 
 
 ISO_CONSTRAINTS = {"n": "Iso-N", "nl": "Iso-NL", "nr": "Iso-NR", "nrl": "Iso-NRL", "rl": "Iso-RL"}
@@ -34,7 +34,7 @@ def iso_cost(out: pathlib.Path, quick: bool, backend, threads, progress) -> Outc
     table = _md(["constraint", "topology", "nodes", "routers", "links", "radix", "diameter",
                  "cost", "cost per node"], rows)
     plt, colours, markers, st = _plt()
-    fig, ax = plt.subplots(figsize=(7.0, 2.4))
+    fig, ax = plt.subplots(figsize=(DOUBLE_COLUMN, 2.4))
     width = 0.8 / len(ISO_TOPOLOGIES)
     for j, t in enumerate(ISO_TOPOLOGIES):
         xs = np.arange(len(ISO_CONSTRAINTS)) + (j - (len(ISO_TOPOLOGIES) - 1) / 2) * width

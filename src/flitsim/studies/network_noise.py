@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .common import Outcome, _finish, _load, _md, _plt, _Progress
+from .common import SINGLE_COLUMN, Outcome, _finish, _load, _md, _plt, _Progress
 
 
 NOISE_TREES = {  # nodes -> (m, w); 144 is the paper's xgft(2,12,6)
@@ -53,7 +53,7 @@ def network_noise(out: pathlib.Path, quick: bool, backend, threads, progress) ->
              f"\n\n{len(seeds)} draws (seeds: placements and the perturbing job's messages) per cell; the interval "
              "is the mean's, t-based over the draws.")
     plt, colours, markers, st = _plt()
-    fig, ax = plt.subplots(figsize=(3.4, 2.6))
+    fig, ax = plt.subplots(figsize=(SINGLE_COLUMN, 2.6))
     for i, n in enumerate(trees):
         means, errs = [], []
         for ratio in ratios:
