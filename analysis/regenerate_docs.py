@@ -121,7 +121,12 @@ def regenerate_claims() -> None:
 
 
 def main(argv: list[str]) -> int:
-    what = argv or ["plots", "claims", *STUDIES]
+    import argparse
+    parser = argparse.ArgumentParser(description="Regenerate the docs' figures, study tables and "
+                                     "quoted numbers (analysis/regenerate_docs.py's docstring).")
+    parser.add_argument("what", nargs="*", metavar="PART",
+                        help=f"plots, claims or a study ({', '.join(STUDIES)}); none: everything")
+    what = parser.parse_args(argv).what or ["plots", "claims", *STUDIES]
     for w in what:
         if w == "plots":
             regenerate_plots()

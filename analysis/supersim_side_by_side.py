@@ -83,8 +83,16 @@ def row(case, ref):
 
 
 def main(argv):
+    import argparse
     ref = json.loads(RESULTS.read_text())["cases"]
-    for case in argv or list(ref):
+    parser = argparse.ArgumentParser(description="flitsim's column of docs/validation.md's SuperSim "
+                                     "table, from the recorded SuperSim numbers.")
+    parser.add_argument("cases", nargs="*", metavar="CASE", help=f"cases of {RESULTS.name}; none: all")
+    cases = parser.parse_args(argv).cases
+    unknown = [c for c in cases if c not in ref]
+    if unknown:
+        parser.error(f"unknown case {unknown[0]!r} (known: {', '.join(ref)})")
+    for case in cases or list(ref):
         print(row(case, ref[case]), flush=True)
 
 

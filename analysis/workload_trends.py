@@ -101,8 +101,15 @@ def proxy() -> None:
                   f"rate {j['comm_rate'] / 1e9:7.2f} GB/s")
 
 
+PARTS = ("exchange", "noise", "proxy")
+
 if __name__ == "__main__":
-    parts = sys.argv[1:] or ["exchange", "noise", "proxy"]
-    for p in parts:
+    import argparse
+    parser = argparse.ArgumentParser(description="Small reproductions of the papers' workload trends.")
+    parser.add_argument("parts", nargs="*", metavar="PART", help=f"one or more of {', '.join(PARTS)}; none: all")
+    parts = parser.parse_args().parts
+    if set(parts) - set(PARTS):
+        parser.error(f"unknown part {sorted(set(parts) - set(PARTS))[0]!r} (known: {', '.join(PARTS)})")
+    for p in parts or PARTS:
         print(f"== {p}")
         globals()[p]()
