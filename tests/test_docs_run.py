@@ -44,23 +44,32 @@ SKIPPED = {
 
 
 def _doc_commands(doc: pathlib.Path):
-    """(command, comment, messages) of each runnable `flitsim` line, in document order;
-    `messages` are the `flitsim: error: ...` lines the document shows right after it, which
-    the command must print word for word."""
+    """(command, comment, shown) of each runnable `flitsim` line, in document order. A command
+    written after a `$ ` prompt is followed by the output the document shows for it, up to the
+    next prompt: `shown` holds those lines, which the command must print word for word (a line
+    ending in "..." as a prefix of one it prints)."""
     text = doc.read_text()
     for block in shell_blocks(text):
-        lines = [line.strip().lstrip("$ ") for line in re.sub(r"\\\n\s*", " ", block).splitlines()]
-        for i, line in enumerate(lines):
-            code, _, comment = line.partition("#")
-            messages = []
-            for after in lines[i + 1:]:
-                if not after.startswith("flitsim: error: "):
-                    break
-                messages.append(after)
+        raw = [line.strip() for line in re.sub(r"\\\n\s*", " ", block).splitlines()]
+        for i, line in enumerate(raw):
+            shown = []
+            if line.startswith("$ "):
+                for after in raw[i + 1:]:
+                    if after.startswith("$ "):
+                        break
+                    if after:
+                        shown.append(after)
+            code, _, comment = line.lstrip("$ ").partition("#")
             for part in re.split(r"\s*(?:&&|\|)\s*", code):
                 part = part.strip()
                 if part.startswith("flitsim ") and not PLACEHOLDER.search(part):
-                    yield part, comment, messages
+                    yield part, comment, shown
+
+
+def _printed(shown: str, printed: list[str]) -> bool:
+    if shown.endswith("..."):
+        return any(p.startswith(shown[:-3].rstrip()) for p in printed)
+    return shown in printed
 
 
 def _documents():
@@ -120,7 +129,7 @@ def _make_missing_input(argv: list[str], folder: pathlib.Path) -> None:
 def test_documented_commands_run(doc, commands, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     ran = 0
-    for command, comment, messages in commands:
+    for command, comment, shown in commands:
         if _skip_reason(command):
             continue
         argv = shlex.split(command)[1:]
@@ -128,10 +137,11 @@ def test_documented_commands_run(doc, commands, tmp_path, monkeypatch, capsys):
             argv += WORKLOAD_SHORT if _is_workload(argv) else SHORT[argv[0]]
         _make_missing_input(argv, tmp_path)
         status = main(argv)
-        err = capsys.readouterr().err
+        out, err = capsys.readouterr()
         assert status == _expected_status(comment), f"{doc}: {command} -> {status}\n{err[-2000:]}"
-        for message in messages:
-            assert message in err.splitlines(), f"{doc}: {command} printed\n{err[-2000:]}\nnot\n{message}"
+        printed = [line.strip() for line in (out + err).splitlines()]
+        for line in shown:
+            assert _printed(line, printed), f"{doc}: {command} printed\n{(out + err)[-2000:]}\nnot\n{line}"
         ran += 1
     assert ran > 0 or all(_skip_reason(c) for c, _, _ in commands)   # e.g. only cluster commands
 
