@@ -43,7 +43,8 @@ def cmd_trace_info(args: argparse.Namespace) -> int:
         return EXIT_OK
     from ..workload.trace import collective_algorithms
     algorithms = collective_algorithms()
-    rows = [("trace", str(info["trace"])), ("ranks", str(info["ranks"])),
+    rows = [("trace", args.trace),  # as given (--json has the file read, maybe flitsim's own copy)
+            ("ranks", str(info["ranks"])),
             ("events", f"{info['events']:,} ({_fmt(info['events_by_kind'])})"),
             ("p2p messages", f"{info['p2p_messages']:,} ({info['p2p_bytes']:,} bytes)"
              + (f", {info['self_messages']} to self (not replayed)" if info["self_messages"] else "")),
