@@ -3,6 +3,7 @@ options. Small on purpose: CI has 2 cores; one shared 2-worker LocalCluster."""
 import dataclasses
 import json
 import os
+import pathlib
 import sys
 import types
 
@@ -192,6 +193,8 @@ def test_slurm_cluster_construction(tmp_path, monkeypatch, capsys, reference):
     fake_bin.mkdir()
     (fake_bin / "sbatch").write_text("#!/bin/sh\nexit 1\n")
     (fake_bin / "sbatch").chmod(0o755)
+    (fake_bin / "sinfo").write_text("#!/bin/sh\necho normal\n")   # a Slurm that answers
+    (fake_bin / "sinfo").chmod(0o755)
     monkeypatch.setenv("PATH", f"{fake_bin}{os.pathsep}{os.environ.get('PATH', '')}")
     toml = tmp_path / "df.toml"
     toml.write_text("[topology]\np = 2\na = 4\nh = 2\n[router]\nvcs = 2\nbuffer = 8\n"
@@ -227,6 +230,44 @@ def test_slurm_without_sbatch_fails_fast(tmp_path, monkeypatch, capsys):
         "flitsim: error: --cluster slurm: sbatch is not on PATH (run the sweep where Slurm "
         "jobs can be submitted, e.g. a login node)"]
     assert not (tmp_path / "s.h5").exists()
+
+
+def _fake_slurm(tmp_path, monkeypatch, sinfo: str) -> pathlib.Path:
+    fake_bin = tmp_path / "bin"
+    fake_bin.mkdir()
+    for name, body in (("sbatch", "exit 1"), ("sinfo", sinfo)):
+        (fake_bin / name).write_text(f"#!/bin/sh\n{body}\n")
+        (fake_bin / name).chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake_bin}{os.pathsep}/usr/bin{os.pathsep}/bin")
+    toml = tmp_path / "df.toml"
+    toml.write_text("[topology]\np = 2\na = 4\nh = 2\n")
+    return toml
+
+
+def test_slurm_that_does_not_answer_fails_fast(tmp_path, monkeypatch, capsys):
+    # sbatch present but no Slurm configuration or controller (a workstation with the Slurm
+    # client installed): Dask's submissions would fail in its event loop while the sweep
+    # waited for workers for ever. One line from sinfo's own words, exit status 2.
+    toml = _fake_slurm(tmp_path, monkeypatch,
+                       'echo "sinfo: fatal: Could not establish a configuration source" >&2; exit 1')
+    assert main(["sweep", str(toml), "--over", "traffic.load=0.1", "-o", str(tmp_path / "s.h5"),
+                 "--cluster", "slurm", "--slurm-option", "cores=4", "--slurm-option", "memory=8GB"]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "flitsim: error: --cluster slurm: Slurm does not answer here (sinfo: fatal: Could not "
+        "establish a configuration source)"]
+    assert not (tmp_path / "s.h5").exists()
+
+
+def test_slurm_job_size_is_asked_for_by_its_option(tmp_path, monkeypatch, capsys):
+    # dask-jobqueue's own message for a missing job size shows its Python API; the command
+    # line says which --slurm-option to add.
+    pytest.importorskip("dask")
+    toml = _fake_slurm(tmp_path, monkeypatch, "echo normal")
+    assert main(["sweep", str(toml), "--over", "traffic.load=0.1", "-o", str(tmp_path / "s.h5"),
+                 "--cluster", "slurm", "--slurm-option", "cores=4"]) == 2
+    err = capsys.readouterr().err
+    assert "--cluster slurm: each Slurm job needs its size: --slurm-option memory=" in err
+    assert "cores" not in err.split("size:")[1].split("(")[0]
 
 
 def test_cluster_is_documented():

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import subprocess
 from typing import Any, Iterator, Mapping, Sequence
 
 __all__ = ["ClusterUnavailable", "MISSING_DASK", "check_args", "open_client", "parse_slurm_options",
@@ -115,6 +116,22 @@ def _slurm_cluster(workers: int | None, options: Mapping[str, Any]):
     return cluster
 
 
+def _check_job_size(opts: Mapping[str, Any]) -> None:
+    """dask-jobqueue needs each job's cores and memory, from the options or from the Dask
+    configuration (jobqueue.slurm.cores / .memory); without them it stops with advice for its
+    Python API. Say it for the command line instead."""
+    try:
+        import dask
+        configured = {k: dask.config.get(f"jobqueue.slurm.{k}", None) for k in ("cores", "memory")}
+    except ImportError:
+        configured = {}
+    missing = [k for k in ("cores", "memory") if opts.get(k) is None and configured.get(k) is None]
+    if missing:
+        raise ValueError("--cluster slurm: each Slurm job needs its size: "
+                         + " and ".join(f"--slurm-option {k}={'16' if k == 'cores' else '64GB'}" for k in missing)
+                         + " (or jobqueue.slurm." + missing[0] + " in the Dask configuration)")
+
+
 def check_args(cluster: Any, workers: int | None = None,
                slurm_options: Sequence[str] | Mapping[str, Any] | None = None) -> None:
     """Raise (ClusterUnavailable, ValueError) before anything runs when the cluster
@@ -137,12 +154,32 @@ def check_args(cluster: Any, workers: int | None = None,
         raise ValueError("--cluster-workers applies to local and slurm clusters, not to an "
                          "existing scheduler")
     if cluster == "slurm":
-        parse_slurm_options(slurm_options)
-        # Without sbatch every job submission fails inside Dask's event loop, which logs
-        # tracebacks and waits for workers that never come: refuse here, in one line.
+        opts = parse_slurm_options(slurm_options)
+        # Without sbatch, or with a Slurm that does not answer, every job submission fails
+        # inside Dask's event loop, which logs tracebacks and waits for workers that never
+        # come: refuse here, in one line.
         if shutil.which("sbatch") is None:
             raise ClusterUnavailable("--cluster slurm: sbatch is not on PATH (run the sweep "
                                      "where Slurm jobs can be submitted, e.g. a login node)")
+        _check_job_size(opts)
+        _check_slurm_answers()
+
+
+def _check_slurm_answers() -> None:
+    """`sinfo` (beside sbatch in every Slurm client install) fails at once where no controller
+    or configuration is reachable; skipped where it is missing."""
+    sinfo = shutil.which("sinfo")
+    if sinfo is None:
+        return
+    try:
+        proc = subprocess.run([sinfo, "--noheader", "--format=%P"], capture_output=True,
+                              text=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        raise ClusterUnavailable("--cluster slurm: Slurm does not answer here (sinfo took over "
+                                 "30 s)") from None
+    if proc.returncode != 0:
+        said = (proc.stderr.strip().splitlines() or [f"exit status {proc.returncode}"])[-1]
+        raise ClusterUnavailable(f"--cluster slurm: Slurm does not answer here ({said})")
 
 
 @contextlib.contextmanager
