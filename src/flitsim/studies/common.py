@@ -129,8 +129,7 @@ def _finish(fig, plt, st, out: pathlib.Path, name: str, table: str, rect=None) -
 
 
 def _full_load_bars(ax, colours, groups: list, series: list, value: Callable, label: Callable,
-                    legend_y: float, marks: dict[str, Callable] | None = None,
-                    error: Callable | None = None) -> None:
+                    marks: dict[str, Callable] | None = None, error: Callable | None = None) -> None:
     """Grouped bars of the accepted throughput at full offered load (%): a group per x tick, a
     bar per series (value(group, series) in [0, 1]), as the diameter-two and HyperX studies draw.
     marks: {legend name: f(group, series) -> value in [0, 1] or None}: a reference drawn over
@@ -155,7 +154,9 @@ def _full_load_bars(ax, colours, groups: list, series: list, value: Callable, la
     ax.set_xticks(range(len(groups)), list(groups))
     ax.set_ylabel("accepted at full load (%)")
     ax.set_ylim(0, 105)
-    ax.legend(ncol=len(series) + len(drawn), loc="upper center", bbox_to_anchor=(0.5, legend_y))
+    entries = len(series) + len(drawn)   # above the axes, in rows no wider than the page figure
+    ax.legend(ncol=entries if entries <= 4 else (entries + 1) // 2, loc="lower center",
+              bbox_to_anchor=(0.5, 1.02))
     ax.grid(True, axis="y", alpha=0.3, lw=0.5)
 
 

@@ -71,7 +71,7 @@ def diameter_two(out: pathlib.Path, quick: bool, backend, threads, progress) -> 
     plt, colours, markers, st = _plt()
     fig, ax = plt.subplots(figsize=(DOUBLE_COLUMN, 2.4))
     _full_load_bars(ax, colours, tops, combos, lambda n, c: cells[(n, *c)][0],
-                    lambda c: f"{value_words('routing.algorithm', c[0])}, {value_words('traffic.pattern', c[1])}", 1.2,
+                    lambda c: f"{value_words('routing.algorithm', c[0])}, {value_words('traffic.pattern', c[1])}",
                     marks={"MIN worst-case bound": lambda n, c: (_min_worst_case_bound(tops[n], desc[n])
                                                                   if c == ("min", "worst-case") else None),
                            "paper (full size)": lambda n, c: D2_PAPER.get(c)},

@@ -73,6 +73,6 @@ def hyperx_dimwar(out: pathlib.Path, quick: bool, backend, threads, progress) ->
              _md(["traffic"] + names, rows) + _stall_note(stalls))
     plt, colours, markers, st = _plt()
     fig, ax = plt.subplots(figsize=(7.0, 2.6))
-    _full_load_bars(ax, colours, HX_PATTERNS, names, lambda p, n: cells[(p, n)], str, 1.22,
+    _full_load_bars(ax, colours, HX_PATTERNS, names, lambda p, n: cells[(p, n)], str,
                     marks={"paper (scaled)": lambda p, n: _percent(targets[p][n])})
     return _finish(fig, plt, st, out, "hyperx-dimwar", table)
