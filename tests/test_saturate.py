@@ -60,9 +60,13 @@ def test_direct_runs_just_below_and_above(found):
 
 def test_everything_sustained_gives_the_upper_bound():
     cfg = small_dragonfly(**BASE)
-    res = flitsim.saturate(cfg, probes=2, backend="cpu", upper=0.2)
-    assert res.saturation == 0.2 and res.engine_runs == 1
-    assert not any(p.saturated for p in res.probes)
+    for probes in (1, 2):   # one probe: the bound alone (it reported 0.0 and NaN before)
+        res = flitsim.saturate(cfg, probes=probes, backend="cpu", upper=0.2)
+        assert res.saturation == 0.2 and res.engine_runs == 1
+        assert not any(p.saturated for p in res.probes)
+        top = max(res.probes, key=lambda p: p.load)
+        assert top.load == 0.2
+        assert res.accepted_at_saturation == top.accepted and res.latency_at_saturation == top.latency
 
 
 def test_bad_arguments():

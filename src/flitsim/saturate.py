@@ -258,7 +258,9 @@ class _Search:
                 self.lo, self.best_lo = top.load, top
         a, b = self.region
         if not self.hi_saturated and not sat and b == self.hi:
-            self.lo = self.hi  # even the upper bound is sustained: nothing left to search
+            # Even the upper bound is sustained: nothing left to search, and that probe is the
+            # answer (it is not in `below`, which takes loads under hi only).
+            self.lo, self.best_lo = self.hi, max(batch, key=lambda p: p.load)
         self.region = self._next_region(bool(sat), bool(below), b - a)
 
     def _next_region(self, any_saturated: bool, any_sustained: bool, width: float) -> tuple[float, float]:
