@@ -80,6 +80,7 @@ def test_orderings_all_hold_on_the_papers_cells():
 def test_each_ordering_fails_when_its_cells_break_it(change, fails):
     verdicts = hx_orderings({**_paper_cells(), **change}, 4, 4)
     assert {v.id for v in verdicts if not v.holds} == fails
+    assert orderings_md(verdicts).count("Not met: ") == len(fails)   # each says which part
 
 
 def test_study_runs_the_papers_routings_over_three_seeds(tmp_path, monkeypatch):

@@ -144,9 +144,21 @@ def hyperx_dimwar(out: pathlib.Path, quick: bool, backend, threads, progress) ->
              orderings_md(hx_orderings(means, W, T)))
     plt, colours, markers, st = _plt()
     fig, ax = plt.subplots(figsize=(7.0, 2.6))
-    bounds = hx_bounds(W, T)
     _full_load_bars(ax, colours, HX_PATTERNS, names, lambda p, n: cells[(p, n)][0], str, 1.22,
-                    marks={"paper (scaled)": lambda p, n: _percent(targets[p][n]),
-                           "bound": lambda p, n: bounds[p].get(n)},
+                    marks={"paper (scaled)": lambda p, n: _percent(targets[p][n])},
                     error=lambda p, n: cells[(p, n)][1] if math.isfinite(cells[(p, n)][1]) else 0.0)
+    _bound_marks(ax, W, T, names)
     return _finish(fig, plt, st, out, "hyperx-dimwar", table)
+
+
+def _bound_marks(ax, W: int, T: int, names: list[str]) -> None:
+    """The bounds the text cites (hx_bounds) as triangles over the bars they bound: they often
+    equal the paper's value, whose line would hide a second line at the same height."""
+    bounds = hx_bounds(W, T)
+    width = 0.8 / len(names)   # as _full_load_bars places the bars
+    pts = [(i + (j - (len(names) - 1) / 2) * width, 100 * bounds[p][n])
+           for i, p in enumerate(HX_PATTERNS) for j, n in enumerate(names) if n in bounds[p]]
+    ax.plot([x for x, _ in pts], [y for _, y in pts], ls="none", marker="v", ms=3.5, color="black",
+            markerfacecolor="white", markeredgewidth=0.8, label="bound (DOR 1/T, 2/T, 1/(W·T); VAL 1/2)")
+    handles, labels = ax.get_legend_handles_labels()
+    ax.legend(handles, labels, ncol=4, loc="upper center", bbox_to_anchor=(0.5, 1.32))

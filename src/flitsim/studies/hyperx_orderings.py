@@ -24,8 +24,12 @@ UR_SPREAD = 0.10        # "all adaptive algorithms do well" under UR: within 10 
 class Verdict:
     id: str          # docs/targets.md row
     claim: str       # the paper's statement, scaled to this size
-    holds: bool
+    parts: tuple     # ((condition, met), ...): the claim holds when every condition is met
     numbers: str     # the cells that decide it
+
+    @property
+    def holds(self) -> bool:
+        return all(met for _, met in self.parts)
 
 
 def _p(x: float) -> str:
@@ -40,54 +44,65 @@ def _rank(c: dict, pattern: str, labels) -> list[str]:
     return sorted(labels, key=lambda lb: -c[(pattern, lb)])
 
 
+def _at_least(c: dict, pattern: str, labels, floor: float) -> list[tuple[str, bool]]:
+    return [(f"{lb} >= {_p(floor)}", c[(pattern, lb)] >= floor) for lb in labels]
+
+
 def hx_orderings(c: dict[tuple[str, str], float], W: int, T: int) -> list[Verdict]:
     """c[(pattern, routing label)] = accepted fraction (HX_PATTERNS x the six HX_ROUTINGS)."""
     pats = sorted({p for p, _ in c}, key=["UR", "BC", "URBx", "URBy", "S2", "DCR"].index)
     out = []
-    ur = [c[("UR", a)] for a in ADAPTIVE]
+    best_ur = _rank(c, "UR", ADAPTIVE)[0]
     out.append(Verdict("HX-R1", f"UR: every adaptive routing does well (within {100 * UR_SPREAD:.0f} points "
                        "of DOR), OmniWAR slightly the best of them",
-                       min(ur) >= c[("UR", "DOR")] - UR_SPREAD and max(ur) == c[("UR", "OmniWAR")],
+                       (*_at_least(c, "UR", ADAPTIVE, c[("UR", "DOR")] - UR_SPREAD),
+                        (f"OmniWAR the best adaptive routing (not {best_ur})", best_ur == "OmniWAR")),
                        f"DOR {_p(c[('UR', 'DOR')])}; " + _list(c, "UR", ADAPTIVE)))
-    bc = [c[("BC", a)] for a in ADAPTIVE]
     out.append(Verdict("HX-R2", f"BC: every adaptive routing near 50 % (>= {100 * NEAR_HALF:.0f} %), "
                        "DimWAR and OmniWAR above UGAL and Clos-AD",
-                       min(bc) >= NEAR_HALF and min(c[("BC", w)] for w in WARS) >
-                       max(c[("BC", s)] for s in SOURCE_ADAPTIVE), _list(c, "BC", ADAPTIVE)))
+                       (*_at_least(c, "BC", ADAPTIVE, NEAR_HALF),
+                        ("DimWAR and OmniWAR above UGAL and Clos-AD", min(c[("BC", w)] for w in WARS) >
+                         max(c[("BC", s)] for s in SOURCE_ADAPTIVE))), _list(c, "BC", ADAPTIVE)))
     out.append(Verdict("HX-R3", f"URBx: every adaptive routing close to 50 % (>= {100 * NEAR_HALF:.0f} %)",
-                       min(c[("URBx", a)] for a in ADAPTIVE) >= NEAR_HALF, _list(c, "URBx", ADAPTIVE)))
+                       tuple(_at_least(c, "URBx", ADAPTIVE, NEAR_HALF)), _list(c, "URBx", ADAPTIVE)))
     cap = AT_DOR_BOUND / T
     out.append(Verdict("HX-R4", f"URBy: UGAL and Clos-AD no better than DOR's 1/T = {_p(1 / T)} "
                        f"(<= {_p(cap)}), DimWAR and OmniWAR the full 50 % (>= {100 * NEAR_HALF:.0f} %)",
-                       max(c[("URBy", s)] for s in SOURCE_ADAPTIVE) <= cap and
-                       min(c[("URBy", w)] for w in WARS) >= NEAR_HALF,
+                       (*[(f"{s} <= {_p(cap)}", c[("URBy", s)] <= cap) for s in SOURCE_ADAPTIVE],
+                        *_at_least(c, "URBy", WARS, NEAR_HALF)),
                        _list(c, "URBy", ("DOR", *ADAPTIVE))))
     out.append(Verdict("HX-R5", f"S2: UGAL only 50 % (45-52 %), Clos-AD mostly full (>= {100 * MOSTLY_FULL:.0f} %), "
                        f"DimWAR and OmniWAR 100 % (>= {100 * FULL:.0f} %)",
-                       0.45 <= c[("S2", "UGAL")] <= 0.52 and c[("S2", "Clos-AD")] >= MOSTLY_FULL and
-                       min(c[("S2", w)] for w in WARS) >= FULL, _list(c, "S2", ADAPTIVE)))
+                       (("UGAL in 45-52%", 0.45 <= c[("S2", "UGAL")] <= 0.52),
+                        *_at_least(c, "S2", ("Clos-AD",), MOSTLY_FULL), *_at_least(c, "S2", WARS, FULL)),
+                       _list(c, "S2", ADAPTIVE)))
     out.append(Verdict("HX-R6", f"DCR: OmniWAR the full 50 % (>= {100 * NEAR_HALF:.0f} %); DimWAR poor, below "
                        f"UGAL and Clos-AD, which stay under 45 %",
-                       c[("DCR", "OmniWAR")] >= NEAR_HALF and
-                       all(c[("DCR", "DimWAR")] < c[("DCR", s)] < NEAR_HALF for s in SOURCE_ADAPTIVE),
+                       (*_at_least(c, "DCR", ("OmniWAR",), NEAR_HALF),
+                        *[(f"DimWAR < {s} < {_p(NEAR_HALF)}", c[("DCR", "DimWAR")] < c[("DCR", s)] < NEAR_HALF)
+                          for s in SOURCE_ADAPTIVE]),
                        _list(c, "DCR", ("DOR", *ADAPTIVE))))
     top = {p: _rank(c, p, ADAPTIVE) for p in pats}   # the paper's figure compares the adaptive ones
-    second_ok = all(top[p][1] == "DimWAR" for p in pats if p != "DCR")
-    out.append(Verdict("HX-R7", "among the adaptive routings OmniWAR top on every pattern, DimWAR second except on DCR",
-                       all(top[p][0] == "OmniWAR" for p in pats) and second_ok,
+    out.append(Verdict("HX-R7", "among the adaptive routings OmniWAR top on every pattern, DimWAR second "
+                       "except on DCR",
+                       (*[(f"OmniWAR top on {p} (not {top[p][0]})", top[p][0] == "OmniWAR") for p in pats],
+                        *[(f"DimWAR second on {p} (not {top[p][1]})", top[p][1] == "DimWAR")
+                          for p in pats if p != "DCR"]),
                        "; ".join(f"{p}: {top[p][0]} {_p(c[(p, top[p][0])])}, {top[p][1]} "
                                  f"{_p(c[(p, top[p][1])])}" for p in pats)))
     best = max(c[("URBy", w)] for w in WARS)
     prior = max(c[("URBy", s)] for s in ("DOR", *SOURCE_ADAPTIVE))
     out.append(Verdict("HX-R8", f"URBy: the WARs reach T/2 = {T / 2:g}x the best of DOR, UGAL and Clos-AD "
                        f"(the paper's 4x at T = 8; >= 90 % of it)",
-                       best >= 0.9 * (T / 2) * prior, f"{best / prior:.2f}x ({_p(best)} / {_p(prior)})"))
+                       ((f"ratio >= {0.9 * T / 2:g}", best >= 0.9 * (T / 2) * prior),),
+                       f"{best / prior:.2f}x ({_p(best)} / {_p(prior)})"))
     return out
 
 
 def orderings_md(verdicts: list[Verdict]) -> str:
     """One line per statement; HX-R9..R11 (the stencil) are another experiment."""
-    lines = [f"- **{v.id}** {'holds' if v.holds else 'does not hold'}: {v.claim}. {v.numbers}."
+    lines = [f"- **{v.id}** {'holds' if v.holds else 'does not hold'}: {v.claim}. {v.numbers}." +
+             ("" if v.holds else " Not met: " + "; ".join(t for t, met in v.parts if not met) + ".")
              for v in verdicts]
     lines.append("- HX-R9..R11 (the 27-point stencil) are not part of this study.")
     return "\n".join(lines) + "\n"
