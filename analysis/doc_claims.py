@@ -34,6 +34,10 @@ FF_UGAL8 = ("--set", "routing.algorithm=ugal", "--set", "routing.cost=hops", "--
 
 DF1K_SATURATE = ("saturate", "configs/dragonfly-1k.toml", "--backend", "cpu")
 
+HX_QUICK_SATURATE = ("saturate", "configs/papers/hyperx-dimwar.toml", "--set", "topology.widths=[4,4,4]",
+                     "--set", "topology.terminals=4", "--set", "sim.warmup=2000", "--set", "sim.measure=2000",
+                     "--set", "routing.sensing=class", "--tolerance", "0.01", "--backend", "cpu")
+
 CLAIMS = (
     Claim("validation.md", "| — | — | 0.145 / {} (",
           ("run", DF72, "--set", "traffic.load=0.2", *DF_UGAL_BAD_BOOKSIM_VCS), "accepted", 3, 0.003),
@@ -60,4 +64,8 @@ CLAIMS = (
     Claim("validation.md", "| 8-ary 2-cube | accepted at offered 0.9 | 0.370 | {} | +0.200 |",
           ("run", TORUS88, "--set", "routing.algorithm=min-adapt", "--set", "router.vcs=3", "--set", "traffic.load=0.9"),
           "accepted", 3, 0.003),
+    Claim("reproductions.md", "OmniWAR under S2 a saturation load of {} and under UR",
+          (*HX_QUICK_SATURATE, "--set", "traffic.pattern=swap2"), "saturation", 3, 0.01),
+    Claim("reproductions.md", "and under UR of {}, one to three points",
+          (*HX_QUICK_SATURATE, "--set", "traffic.pattern=uniform"), "saturation", 3, 0.01),
 )
