@@ -23,9 +23,10 @@ def test_drain_limit_of_the_experiment_file_follows_its_rule():
 
 
 def test_valiant_zero_load_is_the_latency_of_its_longest_route():
-    # Near zero load (0.05 %: at 0.2 % two packets already met, 4 cycles more) no packet waits, so the slowest packet is one on a longest Valiant route
-    # (2N hops, drawn often on a 3 x 3 HyperX) with the largest packet, and it takes exactly the
-    # computed latency: every term of the formula is one of the engine's pipeline stages.
+    # Near zero load (0.05 %; at 0.2 % two packets already met, 4 cycles more) no packet waits,
+    # so the slowest packet is one on a longest Valiant route (2N hops, drawn often on a 3 x 3
+    # HyperX) with the largest packet, and it takes exactly the computed latency: every term
+    # of the formula is one of the engine's pipeline stages.
     cfg = {"topology": {"kind": "hyperx", "widths": [3, 3], "terminals": 1},
            "router": {"preset": "hyperx-paper"}, "channels": {"latency": 7, "terminal": 3},
            "routing": {"algorithm": "valiant"},
@@ -113,3 +114,33 @@ def test_study_runs_the_papers_routings_over_three_seeds(tmp_path, monkeypatch):
     # Every cell: the mean of 0.31, 0.32, 0.33 with its t interval (4.30 x 0.01 / sqrt(3) = 2.5 points).
     assert rows[1].split("|")[2].strip() == "32.0 ± 2.5% (~100%)"
     assert "HX-R8" in out.table and (tmp_path / "hyperx-dimwar.png").stat().st_size > 20_000
+
+
+def test_saturation_table_searches_the_studys_cells(monkeypatch):
+    # analysis/hyperx_saturation_table.py (docs/reproductions.md) must search the quick study's
+    # configuration, so that its cells sit beside the study's full-load cells.
+    import pathlib
+    import sys
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "analysis"))
+    from hyperx_saturation_table import quick_base
+    asked = []
+
+    def sweep(cfg, over, **kw):
+        asked.append(cfg)
+        points = [dict(zip(over, v)) for v in itertools.product(*over.values())]
+        return types.SimpleNamespace(points=points, results=[types.SimpleNamespace(accepted=0.5, slot_stalls=0)
+                                                             for _ in points])
+    monkeypatch.setattr(flitsim, "sweep", sweep)
+    class Drawn(Exception):
+        pass
+
+    def stop():
+        raise Drawn
+    monkeypatch.setattr(sys.modules["flitsim.studies.hyperx_dimwar"], "_plt", stop)
+    with pytest.raises(Drawn):   # stop before the figure: the configurations are what counts
+        reproduce("hyperx-dimwar", "unused", quick=True, progress=False)
+    assert len(asked) == 3 * len(HX_PATTERNS)
+    base = quick_base()
+    for cfg in asked:
+        assert {k: v for k, v in cfg.items() if k not in ("traffic", "routing")} == \
+            {k: v for k, v in base.items() if k not in ("traffic", "routing")}
