@@ -34,6 +34,10 @@ FF_UGAL8 = ("--set", "routing.algorithm=ugal", "--set", "routing.cost=hops", "--
 
 DF1K_SATURATE = ("saturate", "configs/dragonfly-1k.toml", "--backend", "cpu")
 
+HX_QUICK_SATURATE = ("saturate", "configs/papers/hyperx-dimwar.toml", "--set", "topology.widths=[4,4,4]",
+                     "--set", "topology.terminals=4", "--set", "sim.warmup=2000", "--set", "sim.measure=2000",
+                     "--set", "routing.sensing=class", "--tolerance", "0.01", "--backend", "cpu")
+
 CLAIMS = (
     Claim("validation.md", "| — | — | 0.145 / {} (",
           ("run", DF72, "--set", "traffic.load=0.2", *DF_UGAL_BAD_BOOKSIM_VCS), "accepted", 3, 0.003),
@@ -60,4 +64,12 @@ CLAIMS = (
     Claim("validation.md", "| 8-ary 2-cube | accepted at offered 0.9 | 0.370 | {} | +0.200 |",
           ("run", TORUS88, "--set", "routing.algorithm=min-adapt", "--set", "router.vcs=3", "--set", "traffic.load=0.9"),
           "accepted", 3, 0.003),
+    Claim("reproductions.md", "`--tolerance 0.01`) puts the saturation load at {} (the highest",
+          (*HX_QUICK_SATURATE, "--set", "traffic.pattern=swap2"), "saturation", 3, 0.01),
+    Claim("reproductions.md", "5 %) with at most {} accepted over its probes",
+          (*HX_QUICK_SATURATE, "--set", "traffic.pattern=swap2"), "max_accepted", 3, 0.01),
+    Claim("reproductions.md", "and under UR at {} with at most",
+          (*HX_QUICK_SATURATE, "--set", "traffic.pattern=uniform"), "saturation", 3, 0.01),
+    Claim("reproductions.md", "with at most {}, each within a point",
+          (*HX_QUICK_SATURATE, "--set", "traffic.pattern=uniform"), "max_accepted", 3, 0.01),
 )

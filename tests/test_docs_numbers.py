@@ -37,7 +37,8 @@ def _generated_table(name: str) -> dict[str, dict[str, float]]:
     out = {}
     for ln in lines[2:]:
         cells = [c.strip() for c in ln.strip("|").split("|")]
-        out[cells[0]] = {h: float(c.split("%")[0]) for h, c in zip(head[1:], cells[1:])}
+        # a cell is "mean%" or "mean ± half%", then maybe the paper's statement: the mean
+        out[cells[0]] = {h: float(c.split("%")[0].split("±")[0]) for h, c in zip(head[1:], cells[1:])}
     return out
 
 
