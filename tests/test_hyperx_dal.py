@@ -132,3 +132,30 @@ def test_express_meshes_and_keys_it_does_not_read_are_refused():
         run(hx([6], 2, gap=2))
     with pytest.raises(ValueError, match=r"routing\.deroutes"):
         run(hx([3, 3]), routing={"deroutes": 1})
+
+
+def test_sensing_and_offset_reach_its_choice():
+    # routing.sensing = "class" weighs the adaptive VCs only, routing.offset the deroutes' bias:
+    # each changes decisions under bit complement (different histories), none breaks the bound.
+    kw = dict(traffic={"pattern": "bitcomp", "load": 0.3, "packet_size": 4}, sim={"warmup": 300, "measure": 800})
+    base = run(HX4, **kw)
+    for routing in ({"sensing": "class"}, {"offset": 0}):
+        other = run(HX4, routing=routing, **kw)
+        assert other.hop_hist[7:].sum() == 0
+        assert not np.array_equal(base.latency_hist, other.latency_hist), routing
+    assert run(HX4, routing={"sensing": "port", "offset": 4}, **kw).latency_hist.tolist() == base.latency_hist.tolist()
+
+
+def test_dcr_any_dimension_order_against_dimwar_on_the_study_router():
+    # docs/routing.md's table (analysis/hyperx_dal_table.py): under DCR on the quick HyperX
+    # study network DimWAR's dimension order is stuck near 1/(W·T) territory, while DAL, free
+    # in its dimension order, reaches close to the bisection bound of 0.5.
+    def accepted(algorithm):
+        cfg = {"topology": {"kind": "hyperx", "widths": [4, 4, 4], "terminals": 4},
+               "router": {"preset": "hyperx-paper"}, "channels": {"latency": 50, "terminal": 5},
+               "routing": {"algorithm": algorithm},
+               "traffic": {"pattern": "dcr", "load": 1.0, "packet_sizes": [1, 16]},
+               "sim": {"warmup": 2000, "measure": 2000, "seed": 1, "drain_limit": 1}}
+        return flitsim.run(cfg, backend="cpu").accepted
+    dal, dimwar = accepted("dal"), accepted("dimwar")
+    assert 0.45 < dal <= 0.5 + 0.01 and dimwar < 0.2 and dal > 2.5 * dimwar, (dal, dimwar)
