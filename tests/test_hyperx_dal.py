@@ -3,6 +3,12 @@ Duato's condition in check_deadlock (escape VC 0 with DOR, every other VC adapti
 3-D and non-uniform HyperX, the VCs it needs, delivery of every packet, the hop bound of at
 most one deroute per unaligned dimension, minimal routes at low load, gains over DOR under
 bit complement, and independence of thread count."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -125,6 +131,39 @@ def test_no_deadlock_and_the_hop_bound_with_long_packets_and_short_buffers():
 def test_thread_count_independent():
     kw = dict(traffic={"pattern": "bitcomp", "load": 0.5, "packet_size": 2}, sim={"warmup": 100, "measure": 300})
     assert_identical(run(hx([3, 3], 2), threads=1, **kw), run(hx([3, 3], 2), threads=2, **kw))
+
+
+SCRIPT = """
+import json, sys
+sys.path.insert(0, {here!r})
+from test_hyperx_dal import step_order_case
+print(json.dumps(step_order_case()))
+"""
+
+
+def step_order_case():
+    r = run(hx([4, 4], 2), vcs=3, threads=1, traffic={"pattern": "bitcomp", "load": 0.8, "packet_size": 3},
+            sim={"warmup": 200, "measure": 600})
+    return {"accepted": r.accepted, "latency_sum": int(r.latency_sum), "hops_sum": int(r.hops_sum),
+            "nonminimal": int(r.nonminimal_packets), "channel_flits": np.asarray(r.channel_flits).tolist()}
+
+
+@pytest.mark.parametrize("order", ["reversed", "warp:5"])
+def test_rerouting_and_deroute_state_are_independent_of_step_order(order):
+    # Waiting heads are routed again from the output VCs' owners and credits, and a deroute
+    # enters the packet state at the next router: any router order, and the warp executor of
+    # the CUDA schedules, must give the same run.
+    here = str(Path(__file__).parent)
+    runs = []
+    for env_order in (None, order):
+        env = dict(os.environ, OMP_NUM_THREADS="1")
+        if env_order:
+            env["FLITSIM_STEP_ORDER"] = env_order
+        proc = subprocess.run([sys.executable, "-c", SCRIPT.format(here=here)], env=env, capture_output=True,
+                              text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        runs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    assert runs[0] == runs[1] and runs[0]["accepted"] > 0 and runs[0]["nonminimal"] > 0
 
 
 def test_express_meshes_and_keys_it_does_not_read_are_refused():
