@@ -46,6 +46,7 @@ def test_cuda_router_model_identical_to_cpu(router, schedule):
     ({"kind": "hyperx", "widths": [4, 4], "terminals": 2}, {"algorithm": "dimwar"}),
     ({"kind": "hyperx", "widths": [4, 4], "terminals": 2}, {"algorithm": "omniwar"}),
     ({"kind": "hyperx", "widths": [4, 4], "terminals": 2}, {"algorithm": "clos-ad"}),
+    ({"kind": "hyperx", "widths": [4, 4], "terminals": 2}, {"algorithm": "dal"}),
     ({"kind": "fattree", "k": 4, "n": 2}, {"algorithm": "updown"}),
     ({"kind": "slimfly", "q": 5}, {"algorithm": "ugal"}),
 ])

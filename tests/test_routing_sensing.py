@@ -45,4 +45,4 @@ def test_sensing_is_refused_by_name_when_unknown():
 
 def test_schema_lists_its_readers():
     from flitsim.config_keys import key
-    assert set(key("routing", "sensing")["read_by"].split()) == {"dimwar", "omniwar"}
+    assert set(key("routing", "sensing")["read_by"].split()) == {"dimwar", "omniwar", "dal"}

@@ -8,6 +8,7 @@
 #include "dragonfly_ugalg.cuh"
 #include "dragonfly_valiant.cuh"
 #include "hyperx_closad.cuh"
+#include "hyperx_dal.cuh"
 #include "hyperx_dimwar.cuh"
 #include "hyperx_dor.cuh"
 #include "hyperx_omniwar.cuh"

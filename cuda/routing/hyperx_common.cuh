@@ -1,5 +1,5 @@
 // HyperX building blocks for the coordinate routings (hyperx_dor, _closad, _dimwar,
-// _omniwar). Every dimension is a complete graph (gap 1; host/init/routing_choice.cpp rejects
+// _omniwar, _dal). Every dimension is a complete graph (gap 1; host/init/routing_choice.cpp rejects
 // express meshes), so one hop aligns a dimension. The host packs the topology tables into
 // rt_table (host/init/routing_choice.cpp, hyperx_rt_table):
 //   [0] D, [1] ΣW, then W[D], stride[D], trunk[D], dim_offset[D+1], then dim_port[R·ΣW]:
@@ -47,23 +47,16 @@ FLITSIM_HD int hx_congestion(const SimView& s, int rep, int gp, int cls, int vc_
   return q + (s.sz.demand_P ? s.port_demand[s.pp(rep, gp)] : 0);
 }
 
-// Weighted adaptive choice among the outputs of router r in the dimensions `mask` selects
-// (bit d; all dimensions with unaligned coordinates toward dst): minimal outputs (toward dst's
-// coordinate) weigh hops·q, deroutes (any other coordinate, when allowed) (hops + 1)·(q + bias),
-// q the port's occupancy and hops the minimal hops left (P4 §5 "congestion × hop count",
-// SuperSim's monolithic weighting, TARGETS §3.5 item 2). The minimal weight wins; a deroute
-// must be strictly lighter than every minimal output (ties stay minimal); among equal outputs
-// of one kind the first after a random start wins. With routing.sensing = "class" minimal
-// outputs are sensed on VC class min_cls and deroutes on der_cls (hx_congestion). Returns the port; *deroute_dim = the
-// deroute's dimension or −1.
-FLITSIM_HD int hx_weighted_choice(const SimView& s, int rep, const PacketInfo& p, int r, int dst, unsigned long long mask,
-                                  bool allow_deroute, unsigned long long deroute_mask, int min_cls, int der_cls,
-                                  int* deroute_dim) {
-  const Hx hx = hyperx(s);
-  const int D = hx.dims(), hops = hx.unaligned(r, dst);
-  const uint32_t u = route_order_draw(s, rep, p, 0x60000 + s.packets[p.slot].hops);
-  BestChoice best;
-  best.enumerate(p);  // (enumeration: every offered output)
+// The outputs of router r that the weighted HyperX routings choose among, in the order they
+// offer them: in the dimensions `mask` selects (bit d; dimensions with unaligned coordinates
+// toward dst), first every minimal output (toward dst's coordinate), then, when allowed, every
+// deroute (any other coordinate) of the dimensions deroute_mask also selects; each kind starts
+// at a dimension, a coordinate and a parallel link drawn from u, so no output is favoured.
+// Calls f(gp, d, deroute) for each.
+template <class F>
+FLITSIM_HD void hx_each_output(const Hx& hx, uint32_t u, int r, int dst, unsigned long long mask, bool allow_deroute,
+                               unsigned long long deroute_mask, F&& f) {
+  const int D = hx.dims();
   for (int pass = 0; pass < 2; ++pass) {  // minimal outputs first, then deroutes
     if (pass == 1 && !allow_deroute) break;
     const int d0 = int(draw_below(u, uint32_t(D)));
@@ -75,14 +68,37 @@ FLITSIM_HD int hx_weighted_choice(const SimView& s, int rep, const PacketInfo& p
       for (int j = 0, c = c0; j < W; ++j, c = next_mod(c, W)) {
         if (c == cur || (pass == 0) != (c == want)) continue;
         const int base = hx.port(r, d, c), k0 = n > 1 ? (c0 + d) % n : 0;
-        for (int j2 = 0, k = k0; j2 < n; ++j2, k = next_mod(k, n)) {
-          const int q = hx_congestion(s, rep, base + k, pass == 0 ? min_cls : der_cls, p.vc_base);
-          const long long w = pass == 0 ? (long long)hops * q : (long long)(hops + 1) * (q + s.prm.routing.ugal_offset);
-          best.offer(w, base + k, d, pass == 1);
-        }
+        for (int j2 = 0, k = k0; j2 < n; ++j2, k = next_mod(k, n)) f(base + k, d, pass == 1);
       }
     }
   }
+}
+
+// The weights of the weighted HyperX routings (P4 §5 "congestion × hop count", SuperSim's
+// monolithic weighting, TARGETS §3.5 item 2): a minimal output hops·q, a deroute
+// (hops + 1)·(q + routing.offset), q its congestion and hops the minimal hops left.
+FLITSIM_HD long long hx_weight(const SimView& s, int hops, int q, bool deroute) {
+  return deroute ? (long long)(hops + 1) * (q + s.prm.routing.ugal_offset) : (long long)hops * q;
+}
+
+// Weighted adaptive choice among the outputs of router r in the dimensions `mask` selects
+// (hx_each_output; deroutes when allowed), q the port's occupancy. The minimal weight wins; a
+// deroute must be strictly lighter than every minimal output (ties stay minimal); among equal
+// outputs of one kind the first after a random start wins. With routing.sensing = "class"
+// minimal outputs are sensed on VC class min_cls and deroutes on der_cls (hx_congestion).
+// Returns the port; *deroute_dim = the deroute's dimension or −1.
+FLITSIM_HD int hx_weighted_choice(const SimView& s, int rep, const PacketInfo& p, int r, int dst, unsigned long long mask,
+                                  bool allow_deroute, unsigned long long deroute_mask, int min_cls, int der_cls,
+                                  int* deroute_dim) {
+  const Hx hx = hyperx(s);
+  const int hops = hx.unaligned(r, dst);
+  const uint32_t u = route_order_draw(s, rep, p, 0x60000 + s.packets[p.slot].hops);
+  BestChoice best;
+  best.enumerate(p);  // (enumeration: every offered output)
+  hx_each_output(hx, u, r, dst, mask, allow_deroute, deroute_mask, [&](int gp, int d, bool deroute) {
+    const int q = hx_congestion(s, rep, gp, deroute ? der_cls : min_cls, p.vc_base);
+    best.offer(hx_weight(s, hops, q, deroute), gp, d, deroute);
+  });
   best.settle(p);
   *deroute_dim = best.nonminimal ? best.aux : -1;
   return best.port;

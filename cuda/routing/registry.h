@@ -70,6 +70,8 @@
     classes_hyperx_valiant_dor, self, none, hx_coords, exact, traits_hyperx_valiant_dor) \
   X(HyperxUgalDor, 16, "ugal-dor", Hyperx, "hyperx_valiant_dor.cuh", route_hyperx_ugal_dor, \
     classes_hyperx_valiant_dor, self, demand, hx_coords, exact, traits_hyperx_ugal_dor) \
+  X(HyperxDal, 21, "dal", Hyperx, "hyperx_dal.cuh", route_hyperx_dal, \
+    classes_hyperx_dal, dest, demand, hx_coords, exact, traits_hyperx_dal) \
   X(TorusDor, 17, "dor", Torus, "torus_dor.cuh", route_torus_dor, \
     classes_torus_dor, dest, none, cube_coords, exact, traits_torus_dor) \
   X(TorusValiantDor, 18, "valiant-dor", Torus, "torus_valiant_dor.cuh", route_torus_valiant_dor, \

@@ -44,6 +44,7 @@ struct RoutingTraits {
   uint32_t flags;          // RoutingFlag bits
   int32_t n_indirect = 0;  // routing.n_indirect when unset (routings that read it)
   int32_t offset = 0;      // routing.offset when unset (kUgalDecision: from routing.cost instead)
+  int32_t max_dims = 64;   // coordinate routings: the most dimensions its packet state can hold
 };
 constexpr const char* kUgalKeys = "valiant n_indirect penalty threshold cost offset";
 

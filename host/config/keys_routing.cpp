@@ -61,9 +61,10 @@ const std::vector<KeySpec>& routing_keys() {
       refuse_unread(readers(bool_key("routing", "multi_deroute", FLITSIM_FIELD(routing_params.multi_deroute),
                                   "OmniWAR: back-to-back deroutes in one dimension allowed"))),
       refuse_unread(readers(choice_key("routing", "sensing", {"port", "class"}, FLITSIM_FIELD(routing_params.sensing),
-                         "what DimWAR and OmniWAR weigh of an output: port (unset), the downstream occupancy of all "
-                         "its VCs plus the flits queued here for it; class, the downstream occupancy of the VCs of "
-                         "the packet's VC class only plus the flits queued here (SuperSim's per-VC-set sensing)"))),
+                         "what DimWAR, OmniWAR and DAL weigh of an output: port (unset), the downstream occupancy of "
+                         "all its VCs plus the flits queued here for it; class, the downstream occupancy of the VCs of "
+                         "the packet's VC class only (DAL: its adaptive VCs) plus the flits queued here (SuperSim's "
+                         "per-VC-set sensing)"))),
       refuse_unread(readers(choice_key("routing", "dateline", {"crossing", "sticky", "booksim"},
                          FLITSIM_FIELD(routing_params.dateline),
                          "dor on a torus, a hop's dateline class: crossing (unset), 1 while the packet still has to "

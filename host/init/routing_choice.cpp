@@ -246,6 +246,9 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
   } else if (table == "hx_coords") {
     rt_table = hyperx_rt_table(t, alg);
     in.dims = rt_table[0];
+    if (in.dims > info.traits->max_dims)
+      where.fail("algorithm", "\"" + alg + "\" supports at most " + std::to_string(info.traits->max_dims) +
+                                  " HyperX dimensions (its packet state), got " + std::to_string(in.dims));
   } else if (table == "cube_coords") {
     rt_table = cube_rt_table(t, alg, intermediate);
     in.dims = rt_table[0];
