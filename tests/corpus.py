@@ -112,6 +112,11 @@ CASES: dict[str, tuple[dict, list[float] | None]] = {
                                      traffic={"reply_size": 2}), [0.2, 0.6]),
     "df-min-reply-byhop": (_case(DF, router={"vcs": 4, "vc_policy": "by-hop"},
                                  traffic={"reply_size": 1, "load": 0.4}), None),
+    # Traffic classes ([[traffic.class]]): two patterns, fixed and drawn sizes, a source set and
+    # priorities at both allocators; class 1 takes each replica's load (a replica batch).
+    "hx-dor-two-classes": (_case(HX, {"algorithm": "dor"}, traffic={"class": [
+        {"load": 0.2, "priority": 1, "packet_size": 1, "sources": [0, 24]},
+        {"pattern": "bitcomp", "priority": 0, "packet_sizes": [2, 4]}]}), [0.3, 0.7]),
     "df-workload-alltoall": (_case(DF, sim={"warmup": 0},
                                    workload={"packet_size": 4, "ni_queues": 2, "jobs": [
                                        {"motif": "alltoall", "ranks": 32, "bytes": 256},

@@ -189,6 +189,8 @@ def resolve(cfg: dict[str, Any]) -> dict[str, Any]:
             if name not in given and (v is None or f"{name}_bytes" in given or not _read(k, cfg)):
                 continue
             merged[name] = v
+        if sec == "traffic" and "class" in given:  # [[traffic.class]] tables: as given (traffic_classes.py)
+            merged["class"] = [dict(t) for t in given["class"]]
         out[sec] = merged
     return out
 

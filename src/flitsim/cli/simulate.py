@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from ..config import load_config
-from .common import (REPLY_COLUMNS, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, _add_config_args, _add_engine_args, _error, _fmt,
+from .common import (REPLY_COLUMNS, EXIT_FAILURE, class_columns, EXIT_OK, EXIT_USAGE, _add_config_args, _add_engine_args, _error, _fmt,
                      _Formatter, _positive_float, _positive_int, _print_json, _table, _threads)
 
 # --- run ------------------------------------------------------------------------------------
@@ -86,6 +86,10 @@ def _run_summary(r: Any, cfg: dict | None = None) -> str:
             ("accepted by class", f"requests {_fmt(s['accepted_request'])}, replies {_fmt(s['accepted_reply'])} "
                                   "flits/node/cycle"),
         ]
+    for c in s.get("classes") or []:  # traffic classes ([[traffic.class]]): the totals' lines per class
+        rows.append((f"class {c['index']} (priority {c['priority']})",
+                     f"offered {_fmt(c['offered'])}, accepted {_fmt(c['accepted'])} flits/node/cycle; latency mean "
+                     f"{_fmt(c['latency_mean'])}, p99 {_fmt(c['latency_p99'])} cycles"))
     if not closed:
         rows.append(("saturated", _fmt(bool(s["saturated"]))))
     rows += [
@@ -336,7 +340,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         return EXIT_OK
     cols = list(res.keys) + ["offered", "accepted", "latency_mean", "latency_p99", "saturated"]
     cols += [c for c in REPLY_COLUMNS if any(c in row for row in res.rows())]  # request-reply runs
-    rows = [[_fmt(row.get(c, "-")) for c in cols] for row in res.rows()]
+    points = res.rows()
+    cols += class_columns(points)  # traffic classes: accepted and mean latency per class
+    rows = [[_fmt(row.get(c, "-")) for c in cols] for row in points]
     widths = [max(len(c), *(len(r[j]) for r in rows)) for j, c in enumerate(cols)]
     print("  ".join(c.rjust(w) for c, w in zip(cols, widths)))
     for r in rows:
