@@ -192,3 +192,22 @@ def test_refusals_before_the_run():
         flitsim.run(_cfg([{"priority": 1}, {}], router={"sw_allocator": "wavefront"}), threads=1)
     with pytest.raises(ValueError, match=r"traffic\.class\.1: traffic\.shift: is required"):
         flitsim.run(_cfg([{}, {"pattern": "shift"}]), threads=1)
+
+
+def test_saturation_search_per_class():
+    from flitsim.saturate import saturate
+    # The high class alone at 0.3: the low class's own saturation load is what the network
+    # leaves it; without the high class (load 0) it sustains more.
+    base = _cfg([{"load": 0.3, "priority": 1}, {"priority": 0}], sim={"warmup": 200, "measure": 600})
+    with_high = saturate(base, tolerance=0.05, threads=1, progress=False, traffic_class=1)
+    alone = saturate(_cfg([{"load": 0.0, "priority": 1}, {"priority": 0}], sim={"warmup": 200, "measure": 600}),
+                     tolerance=0.05, threads=1, progress=False, traffic_class=1)
+    assert 0 < with_high.saturation < alone.saturation
+    assert with_high.upper - with_high.saturation <= 0.05 + 1e-9
+    # At the found load the class accepts what it offers (within sim.saturation_tolerance).
+    best = max((p for p in with_high.probes if not p.saturated), key=lambda p: p.load)
+    assert best.accepted >= 0.95 * best.offered
+    with pytest.raises(ConfigError, match=r"traffic\.class\.1\.load: searching class 0"):
+        saturate(_cfg([{"load": 0.1}, {}]), tolerance=0.05, threads=1, progress=False, traffic_class=0)
+    with pytest.raises(ConfigError, match=r"--class: 2 is not a traffic class"):
+        saturate(base, tolerance=0.05, threads=1, progress=False, traffic_class=2)

@@ -223,6 +223,10 @@ def _add_saturate(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--probes", type=_positive_int, default=None, metavar="K",
                    help="loads (replicas) per engine run (default: 8 on a GPU, 1 on the CPU, "
                         "where replicas of one run cost as much as runs of their own)")
+    p.add_argument("--class", dest="traffic_class", type=int, default=None, metavar="K",
+                   help="search the load of traffic class K ([[traffic.class]]) alone, the other classes "
+                        "at their own loads; sustained: the class accepts >= (1 - sim.saturation_tolerance) "
+                        "x what it offers (docs/traffic.md)")
     _add_engine_args(p)
     p.set_defaults(func=cmd_saturate)
 
@@ -234,7 +238,8 @@ def cmd_saturate(args: argparse.Namespace) -> int:
     with quiet_stdout:
         res = saturate.saturate(cfg, tolerance=args.tolerance, probes=args.probes,
                                 backend=None if args.backend == "auto" else args.backend,
-                                progress=not args.quiet and not args.json, threads=args.threads)
+                                progress=not args.quiet and not args.json, threads=args.threads,
+                                traffic_class=args.traffic_class)
     if args.json:
         _print_json(res.as_dict())
         return EXIT_OK
