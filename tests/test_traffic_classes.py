@@ -211,3 +211,21 @@ def test_saturation_search_per_class():
         saturate(_cfg([{"load": 0.1}, {}]), tolerance=0.05, threads=1, progress=False, traffic_class=0)
     with pytest.raises(ConfigError, match=r"--class: 2 is not a traffic class"):
         saturate(base, tolerance=0.05, threads=1, progress=False, traffic_class=2)
+
+
+def test_plot_draws_one_class(tmp_path):
+    pytest.importorskip("matplotlib")
+    from flitsim.class_results import ClassView
+    from flitsim.plot import plot_file
+    from flitsim.sweep import sweep
+    h5 = tmp_path / "sweep.h5"
+    res = sweep(_cfg([{"load": 0.1, "priority": 1}, {"priority": 0}]), over=["traffic.load=0.1,0.3"],
+                output=h5, threads=1, progress=False)
+    view = ClassView(res.results[1], 1)
+    c = res.results[1].classes[1]
+    assert (view.accepted, view.latency_mean, view.offered) == (c.accepted, c.latency_mean, c.offered)
+    assert view.seed == res.results[1].seed and view.saturated == res.results[1].saturated
+    out = plot_file(h5, tmp_path / "c1.png", traffic_class=1)
+    assert (tmp_path / "c1.png").stat().st_size > 0 and out.endswith("c1.png")
+    with pytest.raises(ValueError, match="class: 2 is not a traffic class"):
+        ClassView(res.results[0], 2)

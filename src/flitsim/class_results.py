@@ -111,3 +111,27 @@ def class_results(r: Any) -> list[ClassResult]:
                         packets_measured=int(r.packets_measured), latency_sum=int(r.latency_sum),
                         network_latency_sum=int(r.network_latency_sum), hops_sum=int(r.hops_sum),
                         latency_hist=r.latency_hist, network_latency_hist=r.network_latency_hist)]
+
+
+class ClassView:
+    """A Result seen through its traffic class k (what `flitsim plot --class K` draws): the
+    class's own statistics where ClassResult has them (offered, accepted, latencies, hops,
+    its configured load), the run's otherwise (saturated, seed, config). Intervals
+    (`*_ci95`) are not computed per class: NaN, so no error bar is drawn."""
+
+    _RUN_FIELDS = frozenset(("index", "priority", "nodes", "measure"))
+
+    def __init__(self, r: Any, k: int):
+        classes = r.classes
+        if not 0 <= k < len(classes):
+            raise ValueError(f"class: {k} is not a traffic class of this run (it has {len(classes)})")
+        self._r, self._c = r, classes[k]
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name.endswith("_ci95"):
+            return float("nan")
+        if name not in self._RUN_FIELDS and hasattr(self._c, name):
+            return getattr(self._c, name)
+        return getattr(self._r, name)
