@@ -229,3 +229,14 @@ def test_plot_draws_one_class(tmp_path):
     assert (tmp_path / "c1.png").stat().st_size > 0 and out.endswith("c1.png")
     with pytest.raises(ValueError, match="class: 2 is not a traffic class"):
         ClassView(res.results[0], 2)
+
+
+def test_plain_traffic_sources_and_resolved_config():
+    r = flitsim.run(_cfg(traffic={"sources": [8, 16]}), threads=1)
+    assert r.node_created_flits[8:16].sum() == r.created_flits > 0
+    from flitsim.config_keys import resolve
+    full = resolve(normalize(_cfg(TWO)))
+    # The [traffic] table keeps its own values; the classes travel as given.
+    assert full["traffic"]["packet_size"] == 2 and full["traffic"]["priority"] == 0
+    assert full["traffic"]["class"] == TWO
+    assert normalize(full)["traffic"]["class"] == TWO

@@ -54,6 +54,9 @@ def _simulated(cfg: dict, r: Any) -> list[tuple[str, str]]:
         jobs = cfg["workload"].get("jobs", [])
         motifs = ", ".join(sorted({str(j.get("motif", j.get("file", "program"))) for j in jobs}))
         rows.append(("workload", f"{len(jobs)} job(s) ({motifs}), closed loop"))
+    elif cfg.get("traffic", {}).get("class"):  # [[traffic.class]]: one line per class below
+        rows.append(("traffic", f"{len(cfg['traffic']['class'])} traffic classes ([[traffic.class]]), "
+                                f"{cfg['traffic'].get('injection', 'bernoulli')} sources"))
     else:
         tr = cfg.get("traffic", {})
         rows.append(("traffic", f"{tr.get('pattern', '-')}, load {_fmt(tr.get('load'))} "
