@@ -163,12 +163,18 @@ def _digest(value):
     return value
 
 
+# The per-class arrays of a run with traffic classes ([[traffic.class]]); empty otherwise.
+_CLASS_ARRAYS = ("class_sums", "class_latency_hist", "class_network_latency_hist")
+
+
 def fingerprint(result) -> dict:
     """Every field of a Result (and of its per-job table) except wall time and config."""
     out = {}
     for f in dataclasses.fields(result):
         if f.name in ("wall_seconds", "config", "backend", "workload"):
             continue
+        if f.name in _CLASS_ARRAYS and getattr(result, f.name).size == 0:
+            continue  # one traffic class (every case recorded before classes): its totals say it all
         out[f.name] = _digest(getattr(result, f.name))
     if result.workload is not None:
         for f in dataclasses.fields(result.workload):
