@@ -124,7 +124,9 @@ def test_source_sets_limit_which_nodes_create():
 def test_priorities_at_both_allocators_and_age():
     # Each allocator variant with priorities runs and keeps the high class ahead under overload.
     for router in ({"vc_allocator": "separable-output-first", "sw_allocator": "separable-input-first"},
-                   {"sw_allocator": "separable-output-first"}, {"arbitration": "age"}):
+                   {"sw_allocator": "separable-output-first"}, {"arbitration": "age"},
+                   {"va_sa": "separate", "speculative": True}, {"sw_input_arbiter": "output"},
+                   {"architecture": "cioq", "speedup": 2}):
         classes = [{"load": 0.3, "priority": 2}, {"load": 0.9, "priority": 1}]
         r = flitsim.run(_cfg(classes, router=router, sim={"drain_limit": 3000}), threads=1)
         high, low = r.classes
@@ -240,3 +242,16 @@ def test_plain_traffic_sources_and_resolved_config():
     assert full["traffic"]["packet_size"] == 2 and full["traffic"]["priority"] == 0
     assert full["traffic"]["class"] == TWO
     assert normalize(full)["traffic"]["class"] == TWO
+
+
+def test_routers_alone_favour_the_high_class():
+    # Disjoint source sets: no interface holds packets of both classes, so what the high class
+    # gains comes from the routers' allocators alone (its latency drops, the low class's rises).
+    for router in ({}, {"arbitration": "age"}):
+        def run(priority):
+            classes = [{"load": 0.6, "priority": priority, "sources": [0, 16]},
+                       {"load": 0.95, "priority": 0, "sources": [16, 32]}]
+            return flitsim.run(_cfg(classes, router=router, sim={"drain_limit": 3000}), threads=1).classes
+        (hi, lo), (hi_eq, lo_eq) = run(1), run(0)
+        assert hi.latency_mean < 0.85 * hi_eq.latency_mean, router
+        assert lo.latency_mean > lo_eq.latency_mean, router
