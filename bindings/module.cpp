@@ -13,6 +13,7 @@
 #include "host/init/run_memory.hpp"
 #include "host/init/state_memory.hpp"
 #include "host/init/traffic_choice.hpp"
+#include "host/config/traffic_classes.hpp"
 #include "host/topologies/topology.hpp"
 #include "convert.hpp"
 #include "cuda/traffic/injection.cuh"  // creation_gap (test hook)
@@ -62,11 +63,22 @@ py::dict section(const py::dict& cfg, const char* name) {
 // The engine's reading of a config's [router] [channels] [routing] [traffic] [sim] sections,
 // with `replicas` copies of its load and seed.
 EngineConfig engine_config_of(const py::dict& cfg, int replicas) {
+  // [[traffic.class]] tables travel in the [traffic] dict as the list "class"
+  // (host/config/traffic_classes.cpp): read apart from the [traffic] keys.
+  py::dict traffic = section(cfg, "traffic");
+  std::vector<Params> class_tables;
+  if (traffic.contains("class")) {
+    for (auto table : py::reinterpret_borrow<py::sequence>(traffic["class"]))
+      class_tables.push_back(to_params("traffic", table));
+    traffic = py::dict(traffic.attr("copy")());  // a copy: the caller's config keeps its classes
+    PyDict_DelItemString(traffic.ptr(), "class");
+  }
   EngineConfig ec = parse_engine_config(to_params("router", section(cfg, "router")),
                                         to_params("channels", section(cfg, "channels")),
                                         to_params("routing", section(cfg, "routing")),
-                                        to_params("traffic", section(cfg, "traffic")),
+                                        to_params("traffic", traffic),
                                         to_params("sim", section(cfg, "sim")));
+  parse_traffic_classes(class_tables, ec);
   ec.loads.assign(size_t(replicas), ec.loads[0]);
   ec.seeds.assign(size_t(replicas), ec.seeds[0]);
   return ec;
@@ -288,6 +300,18 @@ PYBIND11_MODULE(_core, m) {
       },
       "The statistics schema (host/run/replica_stats.hpp): every per-replica statistic simulate() returns.");
   m.def("patterns", &pattern_names, "traffic.pattern names (the host's pattern registry).");
+  m.def("traffic_class_keys", &traffic_class_keys, "The [traffic] keys a [[traffic.class]] table may hold.");
+  m.def("max_traffic_classes", &max_traffic_classes, "The most [[traffic.class]] tables a run may have.");
+  m.def(
+      "class_sum_names",
+      [] {
+        std::vector<std::string> names;
+#define FLITSIM_CLASS_SUM_NAME(e, name, ...) names.push_back(#name);
+        FLITSIM_CLASS_SUMS(FLITSIM_CLASS_SUM_NAME)
+#undef FLITSIM_CLASS_SUM_NAME
+        return names;
+      },
+      "The per-class sums of Result.class_sums, in order (cuda/state.cuh).");
   bind_routing(m);  // bindings/routing.cpp
   bind_config_keys(m);  // bindings/config_keys.cpp
   m.def(

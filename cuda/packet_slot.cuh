@@ -26,6 +26,7 @@ FLITSIM_HD void begin_packet(const SimView& s, int rep, int n, int32_t pid, int 
   s.packets[k].route = 0;
   s.packets[k].nonminimal = 0;
   s.packets[k].mclass = 0;  // a request (the slot may have come back as a reply)
+  s.packets[k].tclass = 0;  // traffic class: the Bernoulli source sets its own (phases/inject.cuh)
   s.packets[k].create = created;
   s.packets[k].inject = -1;
   s.ni_pid[ni] = pid;

@@ -131,6 +131,21 @@ struct TrafficParams {
   int32_t tr_hx = -1;         // urb: [D, T, widths[D], targeted[D]] (HyperX rank coordinates)
 };
 
+// Traffic classes ([[traffic.class]], docs/traffic.md "Traffic classes"): independent open-loop
+// sources sharing the network, each with its own TrafficParams (class 0's is SimParams::traffic,
+// so a run with one class reads exactly what it read before classes existed), a priority and a
+// source set. Class c's Bernoulli chain draws from its own stream (class_seed); its pattern reads
+// its own slice of the replica's traffic table, from tr_base[c].
+constexpr int kMaxTrafficClasses = 4;
+struct TrafficClasses {
+  int32_t count = 1;
+  // Priorities differ between classes: the allocators compare them (phases/class_priority.cuh).
+  bool prioritized = false;
+  int32_t priority[kMaxTrafficClasses] = {};  // higher wins where a router allocates
+  int32_t tr_base[kMaxTrafficClasses] = {};   // class c's tables in the replica's traffic table
+  TrafficParams more[kMaxTrafficClasses - 1]; // classes 1 .. count − 1
+};
+
 // Closed-loop workload: nodes run message programs instead of the open-loop sources.
 struct WorkloadParams {
   bool on = false;
@@ -145,6 +160,12 @@ struct SimParams {
   RoutingParams routing;
   TrafficParams traffic;
   WorkloadParams workload;
+  TrafficClasses classes;
 };
+
+// Class c's source parameters.
+FLITSIM_HD const TrafficParams& class_traffic(const SimParams& p, int c) {
+  return c == 0 ? p.traffic : p.classes.more[c - 1];
+}
 
 }  // namespace flitsim

@@ -39,6 +39,22 @@ enum RepSum : int32_t {
   kRepSums
 };
 
+// Per-class statistics of a run with several traffic classes (class_sums[(rep·K + c)·kClassSums
+// + i]); X(enumerator, name, what), reported per class in Result.classes (results.py).
+#define FLITSIM_CLASS_SUMS(X)                                                                    \
+  X(kClsCreatedFlits, created_flits, "flits the class created in the window")                   \
+  X(kClsEjectedFlits, ejected_flits, "flits of the class arriving at sinks in the window")      \
+  X(kClsPackets, packets_measured, "measured packets of the class delivered")                   \
+  X(kClsLatencySum, latency_sum, "sum over them of tail arrival - creation")                    \
+  X(kClsNetLatencySum, network_latency_sum, "sum over them of tail arrival - head injection")   \
+  X(kClsHopsSum, hops_sum, "sum over them of router-to-router hops")
+enum ClassSum : int32_t {
+#define FLITSIM_CLASS_SUM_ENUM(e, ...) e,
+  FLITSIM_CLASS_SUMS(FLITSIM_CLASS_SUM_ENUM)
+#undef FLITSIM_CLASS_SUM_ENUM
+  kClassSums
+};
+
 constexpr int kHopBins = 32;
 constexpr long long kRunning = 0x7fffffffffffffffLL;  // rep_stop_at of a replica still simulated
 constexpr int kGapTable = 256;  // Bernoulli injection: gaps drawn by table, kGapTable cycles a draw
@@ -67,6 +83,11 @@ struct Sizes {
   int32_t cal_len = 0;         // arrival calendar slots per router (a power of two > every ring delay); 0: off
   int32_t cal_stride = 0;      // its bytes per router and slot: one per port, the radix rounded up to 8
   int32_t bern_N = 0;          // reps·N with the Bernoulli injection process (its per-node state), else 0
+  // Traffic classes (SimParams::classes): class 0 keeps the arrays above; classes 1 .. K − 1
+  // have their own Bernoulli chains, reps·N·(K − 1) entries (class-major), and every class its
+  // statistics (cls_K = K). Both 0 with one class, so that its state is what it always was.
+  int32_t cls_N = 0;
+  int32_t cls_K = 0;
   // Closed-loop workload (cuda/workload/program.cuh); all 0 in open-loop mode.
   int32_t wl_nodes = 0;        // reps·N: one program slot per (replica, node)
   int32_t wl_steps = 0;        // program steps of all nodes of all replicas
@@ -155,8 +176,9 @@ struct alignas(16) Packet {
   int32_t size = 0;    // flits
   uint8_t nonminimal = 0;  // the source router sent it on a non-minimal path
   uint8_t mclass = 0;      // message class: 0 request (every packet without replies), 1 reply
+  uint8_t tclass = 0;      // traffic class ([[traffic.class]]; 0 with one class)
 };
-static_assert(sizeof(Packet) == 48, "the message class fits the padding: the packet table keeps its size");
+static_assert(sizeof(Packet) == 48, "the message and traffic classes fit the padding: the packet table keeps its size");
 
 // What a reply (traffic.reply_size, phases/receive.cuh) needs beyond its packet entry: the reply
 // travels in its request's packet slot, turned around at the request's destination, so its
@@ -233,6 +255,7 @@ FLITSIM_HD int add_mod(int a, int b, int n) { return a + b >= n ? a + b - n : a 
   X(i64, rep_stop_at, sz.reps)                                 \
   X(u64, rep_threshold, sz.reps) /* P(new packet)·2^32 (on/off: while on) */      \
   X(u64, rep_gap_cdf, sz.bern_N ? (long long)sz.reps * kGapTable : 0) /* P(gap <= g + 1)·2^32 */ \
+  X(u64, cls_gap_cdf, sz.cls_N ? (long long)sz.reps * (sz.cls_K - 1) * kGapTable : 0) /* classes 1..K-1: (c − 1, rep) */ \
   X(int32_t, tr_table, (long long)sz.reps * sz.tr_len) /* traffic tables, see SimParams */ \
   X(flit_t, fring, (long long)sz.reps * sz.fring_total)                       \
   X(int32_t, cring, (long long)sz.reps * sz.cring_total)                      \
@@ -274,6 +297,11 @@ FLITSIM_HD int add_mod(int a, int b, int n) { return a + b >= n ? a + b - n : a 
   X(i64, ni_next_at, sz.bern_N)  /* Bernoulli: creation cycle of the node's next packet */ \
   X(i64, ni_next_k, sz.bern_N)   /* Bernoulli: its index */ \
   X(i64, ni_wake_at, sz.bern_N)  /* Bernoulli: first cycle the node has something to do (inject.cuh) */ \
+  /* traffic classes 1 .. K − 1: their Bernoulli chains, as ni_scan .. ni_next_k, at (c − 1)·reps·N + ni */ \
+  X(i64, cls_scan, sz.cls_N)                                                 \
+  X(i64, cls_scan_k, sz.cls_N)                                               \
+  X(i64, cls_next_at, sz.cls_N)                                              \
+  X(i64, cls_next_k, sz.cls_N)                                               \
   X(i64, router_wake_at, sz.bern_N ? (long long)sz.reps * sz.R : 0) /* Bernoulli: the first ni_wake_at of its nodes */ \
   X(int32_t, ni_pid, (long long)sz.reps * sz.N)                               \
   X(int32_t, ni_sent, (long long)sz.reps * sz.N)                              \
@@ -297,6 +325,9 @@ FLITSIM_HD int add_mod(int a, int b, int n) { return a + b >= n ? a + b - n : a 
   X(i64, lat_hist, (long long)sz.reps * sz.bins)                        \
   X(i64, nlat_hist, (long long)sz.reps * sz.bins)                       \
   X(i64, hop_hist, (long long)sz.reps * kHopBins)                      \
+  X(i64, cls_sums, (long long)sz.reps * sz.cls_K * kClassSums) /* traffic classes: (rep, class) sums */ \
+  X(i64, cls_lat_hist, (long long)sz.reps * sz.cls_K * sz.bins) /* traffic classes: by latency */ \
+  X(i64, cls_nlat_hist, (long long)sz.reps * sz.cls_K * sz.bins) /* traffic classes: by network latency */ \
   X(i64, req_hist, sz.reply_N ? (long long)sz.reps * sz.bins : 0) /* request-reply: by request latency */ \
   X(i64, reply_hist, sz.reply_N ? (long long)sz.reps * sz.bins : 0) /* by reply latency */ \
   X(i64, rtt_hist, sz.reply_N ? (long long)sz.reps * sz.bins : 0) /* by round-trip latency */ \

@@ -112,6 +112,11 @@ CASES: dict[str, tuple[dict, list[float] | None]] = {
                                      traffic={"reply_size": 2}), [0.2, 0.6]),
     "df-min-reply-byhop": (_case(DF, router={"vcs": 4, "vc_policy": "by-hop"},
                                  traffic={"reply_size": 1, "load": 0.4}), None),
+    # Traffic classes ([[traffic.class]]): two patterns, fixed and drawn sizes, a source set and
+    # priorities at both allocators; class 1 takes each replica's load (a replica batch).
+    "hx-dor-two-classes": (_case(HX, {"algorithm": "dor"}, traffic={"class": [
+        {"load": 0.2, "priority": 1, "packet_size": 1, "sources": [0, 24]},
+        {"pattern": "bitcomp", "priority": 0, "packet_sizes": [2, 4]}]}), [0.3, 0.7]),
     "df-workload-alltoall": (_case(DF, sim={"warmup": 0},
                                    workload={"packet_size": 4, "ni_queues": 2, "jobs": [
                                        {"motif": "alltoall", "ranks": 32, "bytes": 256},
@@ -158,12 +163,18 @@ def _digest(value):
     return value
 
 
+# The per-class arrays of a run with traffic classes ([[traffic.class]]); empty otherwise.
+_CLASS_ARRAYS = ("class_sums", "class_latency_hist", "class_network_latency_hist")
+
+
 def fingerprint(result) -> dict:
     """Every field of a Result (and of its per-job table) except wall time and config."""
     out = {}
     for f in dataclasses.fields(result):
         if f.name in ("wall_seconds", "config", "backend", "workload"):
             continue
+        if f.name in _CLASS_ARRAYS and getattr(result, f.name).size == 0:
+            continue  # one traffic class (every case recorded before classes): its totals say it all
         out[f.name] = _digest(getattr(result, f.name))
     if result.workload is not None:
         for f in dataclasses.fields(result.workload):

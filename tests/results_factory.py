@@ -46,6 +46,9 @@ def build_result(load: float = 0.1, seed: int = 1, nodes: int = 8, bins: int = 6
         request_latency_sum=0, reply_latency_sum=0, round_trip_sum=0, requests_measured=0,
         replies_measured=0, reply_ejected_flits=0, reply_created_flits=0, request_latency_hist=np.zeros(0, np.int64),
         reply_latency_hist=np.zeros(0, np.int64), round_trip_hist=np.zeros(0, np.int64),
+        # traffic classes: those of a run with one class (its totals)
+        class_sums=np.zeros(0, np.int64), class_latency_hist=np.zeros(0, np.int64),
+        class_network_latency_hist=np.zeros(0, np.int64),
     )
     fields.update(overrides)
     return Result(**fields)

@@ -11,40 +11,88 @@
 
 namespace flitsim {
 
-// Offered load, counted at creation: a packet node n creates at cycle t.
-FLITSIM_HD void count_created(const SimView& __restrict__ s, int rep, int n, long long t) {
+// Offered load, counted at creation: a packet node n creates at cycle t (in traffic class c).
+FLITSIM_HD void count_created(const SimView& __restrict__ s, int rep, int n, long long t, int c = 0) {
   if (!s.in_window(t)) return;
   const long long ni = s.nn(rep, n);
-  const int size = packet_size_of(s, rep, n, t);
+  const int size = packet_size_of(s, rep, n, t, c);
   s.node_created_flits[ni] += size;
   s.node_batch_created[s.nb(rep, n, t)] += size;
   s.node_tagged_created[ni] += 1;
+  if (s.sz.cls_K) atomic_add(&s.cls_sums[((long long)rep * s.sz.cls_K + c) * kClassSums + kClsCreatedFlits], size);
+}
+
+// Traffic class c's Bernoulli chain at node index ni (replica-major): class 0's is the node's
+// own arrays, classes 1 .. K − 1 have theirs in cls_* (state.cuh). Entry i of the four arrays.
+struct SourceChain {
+  i64 *scan, *scan_k, *next_at, *next_k;
+  long long i;
+};
+FLITSIM_HD SourceChain source_chain(const SimView& __restrict__ s, long long ni, int c) {
+  if (c == 0) return SourceChain{s.ni_scan, s.ni_scan_k, s.ni_next_at, s.ni_next_k, ni};
+  return SourceChain{s.cls_scan, s.cls_scan_k, s.cls_next_at, s.cls_next_k, (long long)(c - 1) * s.sz.reps * s.sz.N + ni};
+}
+
+// The traffic class whose queued packet node ni's free interface takes next, or −1: the
+// highest priority; among equal priorities the oldest packet (ties: the lower class), so that
+// classes of equal priority share the interface first come, first served.
+FLITSIM_HD int next_source_class(const SimView& __restrict__ s, long long ni) {
+  int best = -1;
+  long long best_at = 0;
+  for (int c = 0; c < s.prm.classes.count; ++c) {
+    const SourceChain q = source_chain(s, ni, c);
+    if (q.scan_k[q.i] == q.next_k[q.i]) continue;  // nothing queued
+    const int pr = s.prm.classes.priority[c];
+    if (best < 0 || pr > s.prm.classes.priority[best] || (pr == s.prm.classes.priority[best] && q.scan[q.i] < best_at))
+      best = c, best_at = q.scan[q.i];
+  }
+  return best;
 }
 
 // Bernoulli source (traffic/injection.cuh): at its next packet's creation cycle it counts the
 // packet and draws the gap to the one after; when the interface is free it starts the oldest
 // queued packet (index ni_scan_k, created at ni_scan) and moves the scan pointer on by that
-// packet's successor's gap. Work per packet, not per cycle.
+// packet's successor's gap. Work per packet, not per cycle. With traffic classes each class
+// has such a chain, and the interface takes from next_source_class.
 FLITSIM_HD void bernoulli_source(const SimView& __restrict__ s, int rep, int n, long long t) {
   const long long ni = s.nn(rep, n);
-  if (s.ni_next_at[ni] == t) {
-    count_created(s, rep, n, t);
-    const long long k = s.ni_next_k[ni] + 1;
-    s.ni_next_k[ni] = k;
-    s.ni_next_at[ni] = t + creation_gap(s, rep, n, k);
+  for (int cls = 0; cls < s.prm.classes.count; ++cls) {
+    const SourceChain q = source_chain(s, ni, cls);
+    if (q.next_at[q.i] == t) {
+      count_created(s, rep, n, t, cls);
+      const long long k = q.next_k[q.i] + 1;
+      q.next_k[q.i] = k;
+      q.next_at[q.i] = t + creation_gap(s, rep, n, k, cls);
+    }
   }
-  if (s.ni_pid[ni] >= 0 || s.ni_scan_k[ni] == s.ni_next_k[ni]) return;  // busy, or nothing queued
+  if (s.ni_pid[ni] >= 0) return;  // busy
+  const int cls = s.prm.classes.count == 1 ? (s.ni_scan_k[ni] == s.ni_next_k[ni] ? -1 : 0) : next_source_class(s, ni);
+  if (cls < 0) return;  // nothing queued
   const int32_t pid = free_slot(s, rep, n, t);
   if (pid < 0) {  // all slots in flight: wait
     if (s.in_window(t)) s.node_slot_stalls[ni] += 1;
     return;
   }
-  const long long c = s.ni_scan[ni], k = s.ni_scan_k[ni] + 1;
-  s.ni_scan_k[ni] = k;
+  const SourceChain q = source_chain(s, ni, cls);
+  const long long c = q.scan[q.i], k = q.scan_k[q.i] + 1;
+  q.scan_k[q.i] = k;
   // The next queued packet's cycle; when that is the front's next packet, the front has
   // already drawn its gap (the usual case below saturation: one gap draw per packet).
-  s.ni_scan[ni] = k == s.ni_next_k[ni] ? s.ni_next_at[ni] : c + creation_gap(s, rep, n, k);
-  begin_packet(s, rep, n, pid, destination(s, rep, n, c), packet_size_of(s, rep, n, c), c);
+  q.scan[q.i] = k == q.next_k[q.i] ? q.next_at[q.i] : c + creation_gap(s, rep, n, k, cls);
+  begin_packet(s, rep, n, pid, destination(s, rep, n, c, cls), packet_size_of(s, rep, n, c, cls), c);
+  s.packets[s.pk(rep, pid)].tclass = uint8_t(cls);
+}
+
+// The first cycle node ni's Bernoulli chains have work (step_inject's ni_wake_at): the next
+// cycle while a packet is queued, else the earliest next creation.
+FLITSIM_HD long long next_source_wake(const SimView& __restrict__ s, long long ni, long long t) {
+  long long at = kNeverCreated;
+  for (int c = 0; c < s.prm.classes.count; ++c) {
+    const SourceChain q = source_chain(s, ni, c);
+    if (q.scan_k[q.i] != q.next_k[q.i]) return t + 1;
+    at = q.next_at[q.i] < at ? q.next_at[q.i] : at;
+  }
+  return at;
 }
 
 // On/off source: the oldest queued creation cycle of node n at or before t; -1 if the queue is
@@ -168,7 +216,10 @@ FLITSIM_HD void step_inject(const SimView& __restrict__ s, int rep, int gp, long
     // Only this step changes the node's interface and queue (ni_pid, ni_scan_k, ni_next_k,
     // ni_next_at, which is > t once the step has run), so the cycle stays right until then.
     const bool replies = s.sz.reply_N && s.ni_reply_head[ni] >= 0;  // queued replies (receive.cuh wakes for new ones)
-    s.ni_wake_at[ni] = s.ni_pid[ni] >= 0 || s.ni_scan_k[ni] != s.ni_next_k[ni] || replies ? t + 1 : s.ni_next_at[ni];
+    if (s.prm.classes.count == 1)
+      s.ni_wake_at[ni] = s.ni_pid[ni] >= 0 || s.ni_scan_k[ni] != s.ni_next_k[ni] || replies ? t + 1 : s.ni_next_at[ni];
+    else
+      s.ni_wake_at[ni] = s.ni_pid[ni] >= 0 || replies ? t + 1 : next_source_wake(s, ni, t);
     return;
   }
   inject_node(s, rep, gp, n, t);

@@ -53,6 +53,23 @@ FLITSIM_HD void count_message(const SimView& __restrict__ s, int rep, long long 
   atomic_add(&s.rtt_hist[h + (rtt < top ? rtt : top)], 1);
 }
 
+// Traffic classes: the first of packet slot k's class's sums (cls_sums).
+FLITSIM_HD long long class_sums_at(const SimView& __restrict__ s, int rep, long long k) {
+  return ((long long)rep * s.sz.cls_K + s.packets[k].tclass) * kClassSums;
+}
+
+// Traffic classes: a measured packet's statistics in its class's sums and histograms.
+FLITSIM_HD void count_class(const SimView& __restrict__ s, int rep, long long k, long long lat, long long nlat, int hops) {
+  long long* sums = &s.cls_sums[class_sums_at(s, rep, k)];
+  atomic_add(&sums[kClsPackets], 1);
+  atomic_add(&sums[kClsLatencySum], lat);
+  atomic_add(&sums[kClsNetLatencySum], nlat);
+  atomic_add(&sums[kClsHopsSum], hops);
+  const long long top = s.sz.bins - 1, h = ((long long)rep * s.sz.cls_K + s.packets[k].tclass) * s.sz.bins;
+  atomic_add(&s.cls_lat_hist[h + (lat < top ? lat : top)], 1);
+  atomic_add(&s.cls_nlat_hist[h + (nlat < top ? nlat : top)], 1);
+}
+
 // A flit reaches node n's sink at cycle t. Measured packets are those created in the window
 // (a reply: those whose request was).
 FLITSIM_HD void sink_accept(const SimView& __restrict__ s, int rep, int n, flit_t f, long long t) {
@@ -63,6 +80,7 @@ FLITSIM_HD void sink_accept(const SimView& __restrict__ s, int rep, int n, flit_
     s.node_ejected_flits[ni] += 1;
     s.node_batch_ejected[s.nb(rep, n, t)] += 1;
     if (s.sz.reply_N && s.packets[k].mclass) atomic_add(&s.rep_sums[(long long)rep * kRepSums + kReplyEjectedFlits], 1);
+    if (s.sz.cls_K) atomic_add(&s.cls_sums[class_sums_at(s, rep, k) + kClsEjectedFlits], 1);
   }
   if (!flit_tail(f)) return;
   const long long created = s.packets[k].create;
@@ -84,6 +102,7 @@ FLITSIM_HD void sink_accept(const SimView& __restrict__ s, int rep, int n, flit_
     atomic_add(&s.nlat_hist[(long long)rep * s.sz.bins + (nlat < top ? nlat : top)], 1);
     atomic_add(&s.hop_hist[(long long)rep * kHopBins + (hops < kHopBins - 1 ? hops : kHopBins - 1)], 1);
     if (s.sz.reply_N) count_message(s, rep, k, lat, t);
+    if (s.sz.cls_K) count_class(s, rep, k, lat, nlat, hops);
     s.node_tagged_delivered[ni] += 1;
     s.node_batch_latency[s.nb(rep, n, origin)] += lat;
     s.node_batch_packets[s.nb(rep, n, origin)] += 1;

@@ -82,12 +82,14 @@ FLITSIM_HD u64 sa_candidate_vcs(const SimView& __restrict__ s, long long ip, boo
 // oldest (ties: the lowest VC), or −1, and that packet's creation cycle in *age.
 FLITSIM_HD int oldest_ready_vc(const SimView& __restrict__ s, int rep, int gp, int o, int p0, long long t, long long* age,
                                bool spec = false) {
-  int best = -1;
+  int best = -1, best_prio = 0;
   for (u64 m = sa_candidate_vcs(s, s.pp(rep, gp), spec); m; m &= m - 1) {
     const int v = lowest_bit(m);
     if (ready_output(s, rep, gp, v, p0, t, spec) != o) continue;
+    const int pr = s.prm.classes.prioritized ? vc_priority(s, rep, s.pv(rep, gp, v)) : 0;  // traffic classes first
+    if (best >= 0 && pr < best_prio) continue;
     const long long a = front_created(s, rep, s.pv(rep, gp, v));
-    if (best < 0 || a < *age) best = v, *age = a;
+    if (best < 0 || pr > best_prio || a < *age) best = v, *age = a, best_prio = pr;
   }
   return best;
 }
@@ -97,11 +99,16 @@ FLITSIM_HD int oldest_ready_vc(const SimView& __restrict__ s, int rep, int gp, i
 // VC), else the one nearest after the input's VC pointer; −1 if none.
 FLITSIM_HD int pick_ready_vc(const SimView& __restrict__ s, int rep, int gp, u64 outputs, int p0, long long t, bool spec = false) {
   u64 vcs = 0;
-  int oldest = -1;
+  int oldest = -1, top = 0;
   long long oldest_age = 0;
   for (u64 m = sa_candidate_vcs(s, s.pp(rep, gp), spec); m; m &= m - 1) {
     const int v = lowest_bit(m), o = ready_output(s, rep, gp, v, p0, t, spec);
     if (o < 0 || !((outputs >> o) & 1)) continue;
+    if (s.prm.classes.prioritized) {  // traffic classes: only the highest priority's VCs take part
+      const int pr = vc_priority(s, rep, s.pv(rep, gp, v));
+      if (vcs && pr < top) continue;
+      if (!vcs || pr > top) vcs = 0, oldest = -1, top = pr;
+    }
     vcs |= u64(1) << v;
     if (s.prm.router.age_arbitration) {
       const long long a = front_created(s, rep, s.pv(rep, gp, v));
@@ -119,6 +126,45 @@ FLITSIM_HD bool input_arbiter_by_output(const SimView& s) {
   return s.prm.router.sw_allocator == Allocator::Islip || (s.prm.router.sw_input_by_output && !s.prm.router.age_arbitration);
 }
 
+// Traffic classes with different priorities: an input bids only with its VCs whose packets
+// have the highest priority among those ready (`ready`, VC bits), for their outputs (`wanted`).
+FLITSIM_HD void only_top_priority(const SimView& __restrict__ s, int rep, int gp, int p0, long long t, bool spec, u64& ready,
+                                  u64& wanted) {
+  int top = 0;
+  bool first = true;
+  for (u64 m = ready; m; m &= m - 1) {
+    const int pr = vc_priority(s, rep, s.pv(rep, gp, lowest_bit(m)));
+    if (first || pr > top) top = pr, first = false;
+  }
+  u64 r = 0, w = 0;
+  for (u64 m = ready; m; m &= m - 1) {
+    const int v = lowest_bit(m);
+    if (vc_priority(s, rep, s.pv(rep, gp, v)) != top) continue;
+    r |= u64(1) << v;
+    w |= u64(1) << ready_output(s, rep, gp, v, p0, t, spec);
+  }
+  ready = r, wanted = w;
+}
+
+// The priority an input bids with (only_top_priority left it only VCs of one priority).
+FLITSIM_HD int input_priority(const SimView& __restrict__ s, int rep, int gp, int p0) {
+  const u64 ready = s.sa_ready[s.sp(rep, gp, p0)];
+  return ready ? vc_priority(s, rep, s.pv(rep, gp, lowest_bit(ready))) : 0;
+}
+
+// Of the inputs requesting an output (local bits), those bidding with the highest priority.
+FLITSIM_HD u64 top_priority_inputs(const SimView& __restrict__ s, int rep, int p0, u64 requests) {
+  u64 top_set = 0;
+  int top = 0;
+  for (u64 m = requests; m; m &= m - 1) {
+    const int pr = input_priority(s, rep, p0 + lowest_bit(m), p0);
+    if (top_set && pr < top) continue;
+    if (!top_set || pr > top) top_set = 0, top = pr;
+    top_set |= m & (~m + 1);
+  }
+  return top_set;
+}
+
 // Returns the outputs (local bits) this input requests, for the executor's skip masks.
 // `spec`: the speculative pass (router.speculative), after the others, for what they left.
 FLITSIM_HD_STEP u64 step_sa_request(const SimView& __restrict__ s, int rep, int r, int gp, int it, long long t, bool spec = false) {
@@ -134,6 +180,7 @@ FLITSIM_HD_STEP u64 step_sa_request(const SimView& __restrict__ s, int rep, int 
       const int v = lowest_bit(m), o = ready_output(s, rep, gp, v, p0, t, spec);
       if (o >= 0 && (!some_matched || s.port_state[s.pp(rep, p0 + o)].sa_match < 0)) wanted |= u64(1) << o, ready |= u64(1) << v;
     }
+  if (ready && s.prm.classes.prioritized) only_top_priority(s, rep, gp, p0, t, spec, ready, wanted);
   s.sa_ready[is] = ready;
   if (wanted && s.prm.router.sw_allocator == Allocator::SeparableInputFirst) {  // one VC, one output
     if (input_arbiter_by_output(s)) {
@@ -153,6 +200,8 @@ FLITSIM_HD_STEP u64 step_sa_request(const SimView& __restrict__ s, int rep, int 
 FLITSIM_HD u64 step_sa_grant(const SimView& __restrict__ s, int rep, int r, int out, u64 requests, long long t, bool spec = false) {
   const int p0 = s.port_offset[r];
   const long long op = s.pp(rep, out), os = s.sp(rep, out, p0);
+  // Traffic class priorities: only the inputs bidding with the highest take part.
+  if (s.prm.classes.prioritized && (requests & (requests - 1))) requests = top_priority_inputs(s, rep, p0, requests);
   if (requests && s.prm.router.age_arbitration) {  // the input with the oldest packet for me; ties: lowest
     int best = -1;
     long long best_age = 0;

@@ -36,6 +36,14 @@ FLITSIM_HD long long front_packet(const SimView& __restrict__ s, int rep, long l
   return s.pk(rep, s.ibuf[q * s.sz.B + s.ivc[q].head].pid());
 }
 
+// Traffic classes with different priorities (SimParams::classes.prioritized): the priority of
+// the packet at the front of input VC q. Every arbiter that has a choice lets the higher win
+// and applies its own rule (round-robin pointer, or age) among equals (docs/traffic.md
+// "Traffic classes"); without different priorities no arbiter reads it.
+FLITSIM_HD int vc_priority(const SimView& __restrict__ s, int rep, long long q) {
+  return s.prm.classes.priority[s.packets[front_packet(s, rep, q)].tclass];
+}
+
 // The one output VC router.vc_policy = "by-hop" allows input VC q: the range's first VC, so
 // each hop type of a routing uses exactly one VC (as BookSim2's dragonfly routings do). A hop
 // the routing leaves unrestricted (all V VCs: ejection, the dragonfly's minimal global hop)
@@ -151,6 +159,8 @@ FLITSIM_HD_STEP void step_va_grant(const SimView& __restrict__ s, int rep, int r
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, V = s.sz.V, n_ivc = radix * V;
   int winner[kMaxVcs];  // per output VC: requester (local input VC index), −1 none
   long long winner_age[kMaxVcs];  // its packet's creation cycle (age arbitration)
+  int winner_prio[kMaxVcs];  // its packet's class priority (traffic classes)
+  const bool prioritized = s.prm.classes.prioritized;
   bool any = false;
   for (; requests; requests &= requests - 1) {
     const int i = lowest_bit(requests);
@@ -162,11 +172,15 @@ FLITSIM_HD_STEP void step_va_grant(const SimView& __restrict__ s, int rep, int r
       const long long q = s.pv(rep, p0 + i, v);
       if (s.ivc[q].out_vc > kRequesting || s.ivc[q].out_port != out) continue;
       const int w = kRequesting - s.ivc[q].out_vc, me = i * V + v, rr = s.ovc_rr[s.pv(rep, out, w)];
+      // Traffic class priorities first: a lower one never wins, a higher one always.
+      const int pr = prioritized ? vc_priority(s, rep, q) : 0;
+      if (winner[w] >= 0 && pr < winner_prio[w]) continue;
+      const bool higher = winner[w] >= 0 && pr > winner_prio[w];
       if (s.prm.router.age_arbitration) {  // oldest packet; ties: the lowest port, then VC (inputs ascend)
         const long long age = front_created(s, rep, q);
-        if (winner[w] < 0 || age < winner_age[w]) winner[w] = me, winner_age[w] = age;
-      } else if (winner[w] < 0 || rr_distance(me, rr, n_ivc) < rr_distance(winner[w], rr, n_ivc)) {
-        winner[w] = me;
+        if (winner[w] < 0 || higher || age < winner_age[w]) winner[w] = me, winner_age[w] = age, winner_prio[w] = pr;
+      } else if (winner[w] < 0 || higher || rr_distance(me, rr, n_ivc) < rr_distance(winner[w], rr, n_ivc)) {
+        winner[w] = me, winner_prio[w] = pr;
       }
     }
   }

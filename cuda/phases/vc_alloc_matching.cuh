@@ -55,6 +55,7 @@ FLITSIM_HD void step_va_grant_output_first(const SimView& s, int rep, int r, int
     if (s.ovc[o].owner >= 0) continue;
     int winner = -1;  // local input VC index i * V + v
     long long winner_age = 0;
+    int winner_prio = 0;  // its packet's class priority (traffic classes: a higher one wins)
     const int rr = s.ovc_rr[o];
     for (u64 m = requesting; m; m &= m - 1) {
       const int i = lowest_bit(m);
@@ -62,11 +63,14 @@ FLITSIM_HD void step_va_grant_output_first(const SimView& s, int rep, int r, int
         const int v = lowest_bit(vm), me = i * V + v;
         const long long q = s.pv(rep, p0 + i, v);
         if (!va_requesting(s, rep, p0, i, v, out) || !requests_vc(s, rep, q, out, w)) continue;
+        const int pr = s.prm.classes.prioritized ? vc_priority(s, rep, q) : 0;
+        if (winner >= 0 && pr < winner_prio) continue;
+        const bool higher = winner >= 0 && pr > winner_prio;
         if (s.prm.router.age_arbitration) {  // oldest packet; ties: the lowest port, then VC
           const long long age = front_created(s, rep, q);
-          if (winner < 0 || age < winner_age) winner = me, winner_age = age;
-        } else if (winner < 0 || rr_distance(me, rr, n_ivc) < rr_distance(winner, rr, n_ivc)) {
-          winner = me;
+          if (winner < 0 || higher || age < winner_age) winner = me, winner_age = age, winner_prio = pr;
+        } else if (winner < 0 || higher || rr_distance(me, rr, n_ivc) < rr_distance(winner, rr, n_ivc)) {
+          winner = me, winner_prio = pr;
         }
       }
     }

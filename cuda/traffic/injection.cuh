@@ -47,8 +47,15 @@ FLITSIM_HD long long creation_gap(uint64_t seed, const u64* cdf, int n, long lon
     return (long long)round * kGapTable + lo + 1;
   }
 }
-FLITSIM_HD long long creation_gap(const SimView& s, int rep, int n, long long k) {
-  return creation_gap(s.rep_seed[rep], s.rep_gap_cdf + (long long)rep * kGapTable, n, k);
+// Traffic class c's random stream (SimParams::classes): class 0 draws from the replica's seed
+// itself, so a run with one class draws what it drew before classes existed; Philox keys
+// (the seed) that differ give independent streams.
+FLITSIM_HD uint64_t class_seed(uint64_t seed, int c) { return c == 0 ? seed : seed ^ (0xD1B54A32D192ED03ull * uint64_t(c)); }
+FLITSIM_HD uint64_t class_seed(const SimView& s, int rep, int c) { return class_seed(s.rep_seed[rep], c); }
+
+FLITSIM_HD long long creation_gap(const SimView& s, int rep, int n, long long k, int c = 0) {
+  if (c == 0) return creation_gap(s.rep_seed[rep], s.rep_gap_cdf + (long long)rep * kGapTable, n, k);
+  return creation_gap(class_seed(s, rep, c), s.cls_gap_cdf + ((long long)(c - 1) * s.sz.reps + rep) * kGapTable, n, k);
 }
 
 // The on/off source's per-cycle draw at (n, c), made while the source is on.
@@ -69,24 +76,27 @@ FLITSIM_HD bool burst_initial(uint64_t seed, uint32_t alpha, uint32_t beta, int 
   return (uint64_t(draw32(seed, uint32_t(n), -1, kRngBurst)) * (a + b)) >> 32 < a;
 }
 
-// Size in flits of the packet node n created at cycle c.
-FLITSIM_HD int packet_size_of(const SimView& s, int rep, int n, long long c) {
-  if (s.prm.traffic.size_span == 0) return s.prm.traffic.packet_size;
-  return s.prm.traffic.packet_size +
-         int(draw_below(draw32(s.rep_seed[rep], uint32_t(n), c, kRngSize), uint32_t(s.prm.traffic.size_span) + 1));
+// Size in flits of the packet node n created at cycle c (in traffic class cls).
+FLITSIM_HD int packet_size_of(const SimView& s, int rep, int n, long long c, int cls = 0) {
+  const TrafficParams& tp = class_traffic(s.prm, cls);
+  if (tp.size_span == 0) return tp.packet_size;
+  return tp.packet_size + int(draw_below(draw32(class_seed(s, rep, cls), uint32_t(n), c, kRngSize), uint32_t(tp.size_span) + 1));
 }
 
 // Destination node of the packet node n created at cycle c: the pattern maps the node's
 // process rank to a destination rank, which placement maps back to a node (random placement
 // keeps uniform traffic uniform, so it is skipped there).
-FLITSIM_HD int destination(const SimView& s, int rep, int n, long long c) {
-  const uint32_t u = draw32(s.rep_seed[rep], uint32_t(n), c, kRngDest);
-  if (s.prm.traffic.pattern == PatternKind::Uniform) return pat_uniform(n, s.sz.N, u);
-  const int32_t* tab = s.tr_table + (long long)rep * s.sz.tr_len;
-  const bool placed = s.prm.traffic.tr_rank >= 0;
-  const int k = placed ? tab[s.prm.traffic.tr_rank + n] : n;
-  const int d = pattern_rank(s, rep, n, c, k, tab, u);
-  return placed ? tab[s.prm.traffic.tr_node + d] : d;
+// Traffic class cls reads its own parameters, stream and slice of the traffic table.
+FLITSIM_HD int destination(const SimView& s, int rep, int n, long long c, int cls = 0) {
+  const TrafficParams& tp = class_traffic(s.prm, cls);
+  const uint64_t seed = class_seed(s, rep, cls);
+  const uint32_t u = draw32(seed, uint32_t(n), c, kRngDest);
+  if (tp.pattern == PatternKind::Uniform) return pat_uniform(n, s.sz.N, u);
+  const int32_t* tab = s.tr_table + (long long)rep * s.sz.tr_len + s.prm.classes.tr_base[cls];
+  const bool placed = tp.tr_rank >= 0;
+  const int k = placed ? tab[tp.tr_rank + n] : n;
+  const int d = pattern_rank(s, tp, seed, n, c, k, tab, u);
+  return placed ? tab[tp.tr_node + d] : d;
 }
 
 }  // namespace flitsim

@@ -57,8 +57,8 @@ FLITSIM_HD int pat_randperm(int k, const int32_t* perm) { return perm[k]; }
 
 // Hotspot: with probability hot_threshold/2^32 (always when hot_all) a uniform choice among
 // the hotspot ranks, otherwise uniform over the other ranks.
-FLITSIM_HD int pat_hotspot(const SimParams& prm, int k, int N, const int32_t* hot, uint32_t u, uint32_t u2) {
-  if (prm.traffic.hot_all || u < prm.traffic.hot_threshold) return hot[draw_below(u2, uint32_t(prm.traffic.hot_count))];
+FLITSIM_HD int pat_hotspot(const TrafficParams& tp, int k, int N, const int32_t* hot, uint32_t u, uint32_t u2) {
+  if (tp.hot_all || u < tp.hot_threshold) return hot[draw_below(u2, uint32_t(tp.hot_count))];
   return pat_uniform(k, N, u2);
 }
 
@@ -89,7 +89,9 @@ FLITSIM_HD int pat_urb(int k, const int32_t* hx, uint64_t seed, uint32_t n, long
 // generated from the registry. What a rule may read:
 struct PatternArgs {
   const SimView& s;
-  int rep, n;          // replica, source node
+  const TrafficParams& tp;  // the packet's traffic class's parameters (SimParams::classes)
+  uint64_t seed;       // the class's random stream (injection.cuh, class_seed)
+  int n;               // source node
   long long c;         // creation cycle
   int k;               // source rank
   const int32_t* tab;  // the replica's traffic table
@@ -97,33 +99,33 @@ struct PatternArgs {
 };
 FLITSIM_HD int rule_uniform(const PatternArgs& a) { return pat_uniform(a.k, a.s.sz.N, a.u); }
 FLITSIM_HD int rule_bitcomp(const PatternArgs& a) { return pat_bitcomp(a.k, a.s.sz.N); }
-FLITSIM_HD int rule_bitrev(const PatternArgs& a) { return pat_bitrev(a.k, a.s.prm.traffic.pat_bits); }
-FLITSIM_HD int rule_transpose(const PatternArgs& a) { return pat_transpose(a.k, a.s.prm.traffic.pat_bits); }
-FLITSIM_HD int rule_shuffle(const PatternArgs& a) { return pat_shuffle(a.k, a.s.prm.traffic.pat_bits); }
+FLITSIM_HD int rule_bitrev(const PatternArgs& a) { return pat_bitrev(a.k, a.tp.pat_bits); }
+FLITSIM_HD int rule_transpose(const PatternArgs& a) { return pat_transpose(a.k, a.tp.pat_bits); }
+FLITSIM_HD int rule_shuffle(const PatternArgs& a) { return pat_shuffle(a.k, a.tp.pat_bits); }
 // Shift, tornado, neighbor and group-shift: a shift the host reduced into [0, N).
-FLITSIM_HD int rule_shift(const PatternArgs& a) { return pat_shift(a.k, a.s.sz.N, a.s.prm.traffic.pat_shift); }
+FLITSIM_HD int rule_shift(const PatternArgs& a) { return pat_shift(a.k, a.s.sz.N, a.tp.pat_shift); }
 // A rank -> rank map at tr_perm: the replica's random permutation, or a fixed map the host
 // computed (worst-case, swap2, dcr).
-FLITSIM_HD int rule_table(const PatternArgs& a) { return pat_randperm(a.k, a.tab + a.s.prm.traffic.tr_perm); }
+FLITSIM_HD int rule_table(const PatternArgs& a) { return pat_randperm(a.k, a.tab + a.tp.tr_perm); }
 FLITSIM_HD int rule_hotspot(const PatternArgs& a) {
-  return pat_hotspot(a.s.prm, a.k, a.s.sz.N, a.tab + a.s.prm.traffic.tr_hot, a.u,
-                     draw32(a.s.rep_seed[a.rep], uint32_t(a.n), a.c, kRngDest, 1));
+  return pat_hotspot(a.tp, a.k, a.s.sz.N, a.tab + a.tp.tr_hot, a.u, draw32(a.seed, uint32_t(a.n), a.c, kRngDest, 1));
 }
 FLITSIM_HD int rule_urb(const PatternArgs& a) {
-  return pat_urb(a.k, a.tab + a.s.prm.traffic.tr_hx, a.s.rep_seed[a.rep], uint32_t(a.n), a.c);
+  return pat_urb(a.k, a.tab + a.tp.tr_hx, a.seed, uint32_t(a.n), a.c);
 }
 // BookSim2's conventions (docs/traffic.md): uniform over all N ranks, the source included
 // (traffic.self = true selects it), and a random rank of the next group (bad-dragon).
 FLITSIM_HD int rule_uniform_self(const PatternArgs& a) { return pat_uniform_self(a.s.sz.N, a.u); }
-FLITSIM_HD int rule_bad_dragon(const PatternArgs& a) { return pat_bad_dragon(a.k, a.s.sz.N, a.s.prm.traffic.pat_group, a.u); }
+FLITSIM_HD int rule_bad_dragon(const PatternArgs& a) { return pat_bad_dragon(a.k, a.s.sz.N, a.tp.pat_group, a.u); }
 
-// Destination rank of source rank k of node n (replica rep) for a packet created at cycle c;
+// Destination rank of source rank k of node n (traffic class parameters tp, stream seed) for a packet created at cycle c;
 // u is the node's destination draw. One case per registry line and no default (-Werror=switch:
 // the switch over PatternKind is generated from the list the enum is, so a kind cannot lack its
 // case, and a line naming a rule that does not exist fails to compile).
-FLITSIM_HD int pattern_rank(const SimView& s, int rep, int n, long long c, int k, const int32_t* tab, uint32_t u) {
-  const PatternArgs a{s, rep, n, c, k, tab, u};
-  switch (s.prm.traffic.pattern) {
+FLITSIM_HD int pattern_rank(const SimView& s, const TrafficParams& tp, uint64_t seed, int n, long long c, int k,
+                            const int32_t* tab, uint32_t u) {
+  const PatternArgs a{s, tp, seed, n, c, k, tab, u};
+  switch (tp.pattern) {
 #define FLITSIM_PATTERN_CASE(Kind, id, name, rule, setup, dims) \
   case PatternKind::Kind: return rule(a);
     FLITSIM_PATTERNS(FLITSIM_PATTERN_CASE)

@@ -55,6 +55,16 @@ struct TrafficKeys {
   double burst_on = 8.0, burst_off = 8.0;  // on/off: mean on and off period lengths (cycles)
   std::vector<int64_t> dims;             // targeted HyperX dimensions (urb, swap2)
   int32_t reply_size = 0;                // request-reply: flits per reply; 0 = off (phases/receive.cuh)
+  int32_t priority = 0;                  // traffic class priority: higher wins where routers allocate
+  std::vector<int64_t> sources;          // [lo, hi): the nodes that create packets; empty = all
+};
+
+// One [[traffic.class]] table (host/config/traffic_classes.cpp): the [traffic] keys with the
+// class's own given over them, and the class's own load (flits per cycle per node of its source
+// set), or −1: the replica's load (EngineConfig::loads, traffic.load).
+struct TrafficClassKeys {
+  TrafficKeys keys;
+  double load = -1;
 };
 
 // [sim] (the seed is per replica: EngineConfig::seeds).
@@ -81,6 +91,9 @@ struct EngineConfig {
   RunKeys sim;
   std::vector<double> loads{0.1};     // one entry per replica
   std::vector<uint64_t> seeds{1};     // one entry per replica
+  // [[traffic.class]] tables, or empty: one class, [traffic] itself. When given, `traffic` is
+  // class 0's keys (so everything that reads the traffic keys reads class 0's).
+  std::vector<TrafficClassKeys> classes;
   // Closed-loop mode ([workload]): message programs replace the Bernoulli sources, one
   // compiled program set per replica; null in open-loop mode.
   std::shared_ptr<const CompiledWorkload> workload;

@@ -42,6 +42,11 @@ const std::vector<KeySpec>& traffic_keys() {
                 "request-reply: each delivered packet (a request) makes a reply of this many flits back to "
                 "its source, in a message class of its own (half the VCs each; docs/traffic.md); 0: off",
                 "flits per packet (int32)"),
+        int_key("traffic", "priority", -1000, 1000, FLITSIM_FIELD(traffic.priority),
+                "traffic class priority: where a router allocates, a packet of a higher priority wins over "
+                "a lower one (docs/traffic.md \"Traffic classes\")", "kept small: an arbitration key"),
+        int_list_key("traffic", "sources", 0, FLITSIM_FIELD(traffic.sources),
+                     "[lo, hi): only nodes lo .. hi-1 create packets (of this traffic class); unset: every node"),
         refuse_unread(read_by("uniform", bool_key("traffic", "self", FLITSIM_FIELD(traffic.uniform_self),
                                     "uniform may pick the source itself (BookSim2)"))),
     };

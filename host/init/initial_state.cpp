@@ -17,19 +17,65 @@ namespace flitsim {
 
 namespace {
 
-// Bernoulli injection (traffic/injection.cuh): replica r's gap table, cdf[i] = P(gap <= i + 1)
-// = 1 − (1 − p)^(i + 1) in units of 2^-32, for the per-cycle probability p = threshold / 2^32;
-// then each node's first packet (index 0, created at cycle gap − 1), which is also the head
-// of its empty queue.
-void init_bernoulli_sources(HostState& s, const Sizes& sz, int r) {
-  const double p = double(s.rep_threshold[r]) / 4294967296.0;
-  u64* cdf = s.rep_gap_cdf.data() + size_t(r) * kGapTable;
+// Bernoulli injection (traffic/injection.cuh): replica r's gap table of traffic class c,
+// cdf[i] = P(gap <= i + 1) = 1 − (1 − p)^(i + 1) in units of 2^-32, for the per-cycle
+// probability p = threshold / 2^32; then each node's first packet (index 0, created at cycle
+// gap − 1), which is also the head of its empty queue. Nodes outside the class's source set
+// [lo, hi) never create one. A node wakes at its classes' first creation.
+void init_bernoulli_sources(HostState& s, const Sizes& sz, int r, int c, u64 threshold, int64_t lo, int64_t hi) {
+  const double p = double(threshold) / 4294967296.0;
+  u64* cdf = c == 0 ? s.rep_gap_cdf.data() + size_t(r) * kGapTable
+                    : s.cls_gap_cdf.data() + (size_t(c - 1) * sz.reps + r) * kGapTable;
   for (int i = 0; i < kGapTable; ++i)
     cdf[i] = p >= 1.0 ? (u64(1) << 32) : u64(std::llround(-std::expm1((i + 1) * std::log1p(-p)) * 4294967296.0));
   for (int n = 0; n < sz.N; ++n) {
     const size_t ni = size_t(r) * sz.N + n;
-    s.ni_next_at[ni] = s.ni_scan[ni] = s.ni_wake_at[ni] = creation_gap(s.rep_seed[r], cdf, n, 0) - 1;
-    s.ni_next_k[ni] = s.ni_scan_k[ni] = 0;
+    const long long first = n >= lo && n < hi ? creation_gap(class_seed(s.rep_seed[r], c), cdf, n, 0) - 1 : kNeverCreated;
+    if (c == 0) {
+      s.ni_next_at[ni] = s.ni_scan[ni] = s.ni_wake_at[ni] = first;
+      s.ni_next_k[ni] = s.ni_scan_k[ni] = 0;
+    } else {
+      const size_t i = size_t(c - 1) * sz.reps * sz.N + ni;
+      s.cls_next_at[i] = s.cls_scan[i] = first;
+      s.cls_next_k[i] = s.cls_scan_k[i] = 0;
+      s.ni_wake_at[ni] = std::min<long long>(s.ni_wake_at[ni], first);
+    }
+  }
+}
+
+// The source sets (traffic.sources, per class) and the traffic classes' parameters
+// ([[traffic.class]], SimParams::classes): priorities, packet sizes, the state they size.
+void choose_traffic_classes(const EngineConfig& cfg, Sizes& sz, SimParams& prm) {
+  const int K = cfg.classes.empty() ? 1 : int(cfg.classes.size());
+  for (int c = 0; c < K; ++c) {
+    const TrafficKeys& keys = cfg.classes.empty() ? cfg.traffic : cfg.classes[c].keys;
+    const std::string key = cfg.classes.empty() ? "traffic.sources" : "traffic.class." + std::to_string(c) + ".sources";
+    if (!keys.sources.empty() && (keys.sources.size() != 2 || keys.sources[0] >= keys.sources[1] || keys.sources[1] > sz.N))
+      throw ConfigError(key + ": must be [lo, hi] with 0 <= lo < hi <= " + std::to_string(sz.N) +
+                        " (the nodes lo .. hi-1 create packets)");
+  }
+  if (cfg.classes.empty()) return;
+  if (cfg.workload)
+    throw ConfigError("traffic.class: traffic classes are open-loop sources; a [workload] run's programs send their "
+                      "own messages (remove the [[traffic.class]] tables)");
+  prm.classes.count = K;
+  for (int c = 0; c < K; ++c) {
+    const TrafficKeys& keys = cfg.classes[c].keys;
+    prm.classes.priority[c] = keys.priority;
+    if (keys.priority != cfg.classes[0].keys.priority) prm.classes.prioritized = true;
+    if (c > 0) {
+      prm.classes.more[c - 1].packet_size = keys.packet_size;
+      prm.classes.more[c - 1].size_span = keys.packet_size_max > 0 ? keys.packet_size_max - keys.packet_size : 0;
+    }
+  }
+  if (prm.classes.prioritized && (prm.router.sw_allocator == Allocator::Wavefront ||
+                                  prm.router.vc_allocator == Allocator::Wavefront))
+    throw ConfigError(std::string(prm.router.sw_allocator == Allocator::Wavefront ? "router.sw_allocator" : "router.vc_allocator") +
+                      ": \"wavefront\" arbitrates by position, not by traffic class priority; classes of different "
+                      "priorities need \"islip\" or a separable allocator");
+  if (K > 1) {
+    sz.cls_K = K;
+    sz.cls_N = sz.reps * sz.N * (K - 1);
   }
 }
 
@@ -162,6 +208,7 @@ double choose_sources(const EngineConfig& cfg, Sizes& sz, SimParams& prm) {
     prm.traffic.reply_size = cfg.traffic.reply_size;
     sz.reply_N = sz.reps * sz.N;
   }
+  choose_traffic_classes(cfg, sz, prm);
   if (wl) {  // every packet is measured: the window spans the whole run
     prm.workload.on = true;
     prm.workload.packet_size = wl->packet_size;
@@ -200,23 +247,31 @@ void copy_topology_tables(const Topology& t, RoutingTables& tab, HostState& s) {
 
 // Stage 5, per-replica seeding: each replica's seed, source rates, first packets and traffic
 // table, then the initial values of rings, credits and interfaces.
-void seed_replicas(const EngineConfig& cfg, const TrafficTables& traffic, double on_fraction, HostState& s) {
+void seed_replicas(const EngineConfig& cfg, const std::vector<TrafficTables>& traffic, double on_fraction, HostState& s) {
   const Sizes& sz = s.sz;
   const SimParams& prm = s.prm;
   for (int r = 0; r < sz.reps; ++r) {
     s.rep_seed[r] = cfg.seeds[r];
     // Packets per node per cycle: the load over the mean packet size (an on/off source creates
     // only while on, at the rate that gives the same mean).
-    const double mean_size = cfg.traffic.packet_size + 0.5 * prm.traffic.size_span;
-    const double p = cfg.loads[r] / mean_size / on_fraction;
-    if (p > 1.0 + 1e-9)
-      throw ConfigError("traffic.load: " + std::to_string(cfg.loads[r]) + " flits/node/cycle with on/off bursts (on " +
-                        std::to_string(on_fraction) + " of the time) needs " + std::to_string(p) +
-                        " packets/cycle while on, more than 1; raise traffic.burst_on, lower traffic.burst_off or "
-                        "use larger packets");
-    s.rep_threshold[r] = uint64_t(std::llround(std::min(1.0, p) * 4294967296.0));
-    if (sz.bern_N) init_bernoulli_sources(s, sz, r);
-    fill_traffic_table(cfg, prm, sz, cfg.seeds[r], traffic, s.tr_table.data() + (long long)r * sz.tr_len);
+    // Traffic classes: each its own load (or the replica's), packet sizes and source set.
+    for (int c = 0; c < prm.classes.count; ++c) {
+      const TrafficParams& tp = class_traffic(prm, c);
+      const TrafficKeys& keys = cfg.classes.empty() ? cfg.traffic : cfg.classes[c].keys;
+      const double load = cfg.classes.empty() || cfg.classes[c].load < 0 ? cfg.loads[r] : cfg.classes[c].load;
+      const double mean_size = tp.packet_size + 0.5 * tp.size_span;
+      const double p = load / mean_size / on_fraction;
+      if (p > 1.0 + 1e-9)
+        throw ConfigError("traffic.load: " + std::to_string(load) + " flits/node/cycle with on/off bursts (on " +
+                          std::to_string(on_fraction) + " of the time) needs " + std::to_string(p) +
+                          " packets/cycle while on, more than 1; raise traffic.burst_on, lower traffic.burst_off or "
+                          "use larger packets");
+      const u64 threshold = uint64_t(std::llround(std::min(1.0, p) * 4294967296.0));
+      if (c == 0) s.rep_threshold[r] = threshold;
+      const int64_t lo = keys.sources.empty() ? 0 : keys.sources[0], hi = keys.sources.empty() ? sz.N : keys.sources[1];
+      if (sz.bern_N) init_bernoulli_sources(s, sz, r, c, threshold, lo, hi);
+    }
+    fill_class_tables(cfg, prm, sz, cfg.seeds[r], traffic, s.tr_table.data() + (long long)r * sz.tr_len);
   }
   std::fill(s.fring.begin(), s.fring.end(), kNoFlit);
   std::fill(s.ering.begin(), s.ering.end(), kNoFlit);
@@ -238,7 +293,7 @@ HostState make_initial_state(const Topology& t, const EngineConfig& cfg) {
   HostState h;
   size_state(t, cfg, h.sz);
   check_channel_keys(t, cfg);
-  const TrafficTables traffic = choose_pattern(t, cfg, h.prm, h.sz);
+  const std::vector<TrafficTables> traffic = choose_class_patterns(t, cfg, h.prm, h.sz);
   RoutingTables tables = choose_routing_and_router(t, cfg, h.sz, h.prm);
   const double on_fraction = choose_sources(cfg, h.sz, h.prm);
   const RingPlan rings = plan_rings(t, cfg, h.sz);  // stage 3, the channel rings (ring_layout.cpp)

@@ -84,6 +84,10 @@ RunMemory run_memory(const Params& topo, const EngineConfig& cfg) {
   const int32_t reps = sz.reps;
   sz.reps = 1;
   if (cfg.traffic.reply_size > 0) sz.reply_N = sz.N;  // request-reply: reply queues, reply table, histograms
+  if (cfg.classes.size() > 1) {  // traffic classes: their chains and statistics
+    sz.cls_K = int32_t(cfg.classes.size());
+    sz.cls_N = sz.N * (sz.cls_K - 1);
+  }
   m.state = double(state_bytes(sz)) * reps;
   m.keys += ", router.vcs, router.buffer, sim.packet_slots, sim.latency_bins and the replicas (" +
             std::to_string(reps) + ")";

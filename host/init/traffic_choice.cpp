@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cuda/traffic/injection.cuh"  // class_seed
 #include "seeded_random.hpp"
 #include "traffic_maps.hpp"
 
@@ -184,6 +185,42 @@ TrafficTables choose_pattern(const Topology& t, const EngineConfig& cfg, SimPara
   if (prm.traffic.pattern == PatternKind::Hotspot) prm.traffic.tr_hot = len, len += prm.traffic.hot_count;
   sz.tr_len = len;
   return tables;
+}
+
+std::vector<TrafficTables> choose_class_patterns(const Topology& t, const EngineConfig& cfg, SimParams& prm, Sizes& sz) {
+  if (cfg.classes.empty()) return {choose_pattern(t, cfg, prm, sz)};
+  std::vector<TrafficTables> out;
+  int32_t total = 0;
+  for (size_t c = 0; c < cfg.classes.size(); ++c) {
+    EngineConfig cc = cfg;
+    cc.traffic = cfg.classes[c].keys;
+    SimParams p = prm;
+    if (c > 0) p.traffic = TrafficParams{};
+    Sizes z = sz;
+    try {
+      out.push_back(choose_pattern(t, cc, p, z));
+    } catch (const ConfigError& e) {
+      throw ConfigError("traffic.class." + std::to_string(c) + ": " + e.what());
+    }
+    prm.classes.tr_base[c] = total;  // the class's slice of the replica's table
+    total += z.tr_len;
+    (c == 0 ? prm.traffic : prm.classes.more[c - 1]) = p.traffic;
+  }
+  sz.tr_len = total;
+  return out;
+}
+
+void fill_class_tables(const EngineConfig& cfg, const SimParams& prm, const Sizes& sz, uint64_t seed,
+                       const std::vector<TrafficTables>& tables, int32_t* tab) {
+  if (cfg.classes.empty()) return fill_traffic_table(cfg, prm, sz, seed, tables[0], tab);
+  for (size_t c = 0; c < cfg.classes.size(); ++c) {
+    EngineConfig cc = cfg;
+    cc.traffic = cfg.classes[c].keys;
+    SimParams p = prm;
+    p.traffic = class_traffic(prm, int(c));
+    // A class's random tables (randperm, placement) from its own stream (injection.cuh, class_seed).
+    fill_traffic_table(cc, p, sz, class_seed(seed, int(c)), tables[c], tab + prm.classes.tr_base[c]);
+  }
 }
 
 void fill_traffic_table(const EngineConfig& cfg, const SimParams& prm, const Sizes& sz, uint64_t seed,

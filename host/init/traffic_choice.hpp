@@ -25,6 +25,14 @@ struct TrafficTables {
 // fixed tables. Throws ConfigError naming the traffic key for unsupported combinations.
 TrafficTables choose_pattern(const Topology& t, const EngineConfig& cfg, SimParams& prm, Sizes& sz);
 
+// choose_pattern for every traffic class ([[traffic.class]]): each class's parameters
+// (prm.traffic, prm.classes.more) and its slice of the table (prm.classes.tr_base); one entry
+// per class, or choose_pattern's alone without classes.
+std::vector<TrafficTables> choose_class_patterns(const Topology& t, const EngineConfig& cfg, SimParams& prm, Sizes& sz);
+// fill_traffic_table for every class, each into its slice.
+void fill_class_tables(const EngineConfig& cfg, const SimParams& prm, const Sizes& sz, uint64_t seed,
+                       const std::vector<TrafficTables>& tables, int32_t* tab);
+
 // Fills one replica's traffic table from its seed.
 void fill_traffic_table(const EngineConfig& cfg, const SimParams& prm, const Sizes& sz, uint64_t seed,
                         const TrafficTables& tables, int32_t* tab);

@@ -28,6 +28,9 @@ namespace flitsim {
   X(request_latency_hist, req_hist, (sz.reply_N ? sz.bins : 0), "traffic.reply_size: measured requests by latency (empty without replies)") \
   X(reply_latency_hist, reply_hist, (sz.reply_N ? sz.bins : 0), "traffic.reply_size: measured replies by latency (from the request's arrival)") \
   X(round_trip_hist, rtt_hist, (sz.reply_N ? sz.bins : 0), "traffic.reply_size: measured replies by round-trip latency (from the request's creation)") \
+  X(class_sums, cls_sums, sz.cls_K * kClassSums, "traffic classes: per class, its FLITSIM_CLASS_SUMS (empty with one class)") \
+  X(class_latency_hist, cls_lat_hist, sz.cls_K * sz.bins, "traffic classes: per class, measured packets by latency") \
+  X(class_network_latency_hist, cls_nlat_hist, sz.cls_K * sz.bins, "traffic classes: per class, by network latency") \
   X(channel_flits, port_state, sz.P, "flits sent out of each port in the window") /* its `flits` */ \
   X(node_created_flits, node_created_flits, sz.N, "flits created per node in the window")          \
   X(node_ejected_flits, node_ejected_flits, sz.N, "flits ejected per node in the window")

@@ -26,6 +26,7 @@ from .validation import is_number as _is_number
 from .validation import show as _show
 from .config_values import parse_value as _parse_value
 from .config_values import sweep_values
+from .traffic_classes import normalize_classes, split_class_key
 from .workload.config import TRACE_WORKLOAD_KEYS, WORKLOAD_DEFAULTS, normalize_workload
 
 if sys.version_info >= (3, 11):
@@ -189,6 +190,10 @@ def normalize(cfg: Mapping[str, Any]) -> dict[str, Any]:
             out[name] = _normalize_topology(sec)
         elif name == "channels":
             out[name] = _normalize_channels(sec)
+        elif name == "traffic" and "class" in sec:  # [[traffic.class]] tables (traffic_classes.py)
+            tables = sec.pop("class")
+            out[name] = _normalize_section(name, sec)
+            out[name]["class"] = normalize_classes(tables, out[name])
         else:
             out[name] = _normalize_section(name, sec)
     traffic = out["traffic"]
@@ -238,6 +243,11 @@ def _normalize_cost(sec: dict[str, Any]) -> dict[str, Any]:
 def check_sweep_key(spec: str, key: str) -> tuple[str, str]:
     """Split a swept key "section.key" and check that it names a config key (the value is
     checked per point, by `normalize`). Errors name ``spec``, the sweep spec as written."""
+    try:
+        if split_class_key(key) is not None:  # traffic.class.<i>.<key>: the class's own key
+            return "traffic", key.partition(".")[2]
+    except ConfigError as e:
+        raise ConfigError(f'sweep "{spec}": {e}') from None
     section, dot, name = key.partition(".")
     if not dot or not section or not name or "." in name:
         raise ConfigError(f'sweep "{spec}": key must be section.key (e.g. traffic.load)')
@@ -298,6 +308,14 @@ def apply_override(cfg: dict[str, Any], override: str) -> dict[str, Any]:
     checked later by ``normalize`` (a later override may change ``topology.kind``).
     """
     name, eq, text = override.partition("=")
+    if eq and split_class_key(name.strip()) is not None:  # traffic.class.<i>.<key>=value
+        from .traffic_classes import set_key
+        try:
+            value = _parse_value(text.strip())
+        except ConfigError as e:
+            raise ConfigError(f"{name.strip()}: {e}") from None
+        set_key(cfg, name.strip(), value)
+        return cfg
     section, dot, key = name.strip().partition(".")
     if not eq or not dot or not section or not key or "." in key:
         raise ConfigError(f'override "{override}": must be section.key=value '

@@ -175,6 +175,11 @@ def resolve(cfg: dict[str, Any]) -> dict[str, Any]:
     between keys (e.g. router.speedup without router.architecture = "cioq")."""
     try:
         values = _core.engine_values(cfg)
+        if cfg.get("traffic", {}).get("class"):
+            # [[traffic.class]]: the engine reads class 0's keys as its traffic keys; the [traffic]
+            # table's own values are those of the config without its classes.
+            plain = {**cfg, "traffic": {k: v for k, v in cfg["traffic"].items() if k != "class"}}
+            values = {**values, "traffic": _core.engine_values(plain)["traffic"]}
     except ValueError as e:
         raise ConfigError(str(e)) from None
     out = {sec: dict(v) if isinstance(v, dict) else v for sec, v in cfg.items()}
@@ -189,6 +194,8 @@ def resolve(cfg: dict[str, Any]) -> dict[str, Any]:
             if name not in given and (v is None or f"{name}_bytes" in given or not _read(k, cfg)):
                 continue
             merged[name] = v
+        if sec == "traffic" and "class" in given:  # [[traffic.class]] tables: as given (traffic_classes.py)
+            merged["class"] = [dict(t) for t in given["class"]]
         out[sec] = merged
     return out
 

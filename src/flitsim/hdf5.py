@@ -218,7 +218,8 @@ def _write_replica(rg: h5py.Group, r: Result) -> None:
         _write_workload(rg.create_group("workload"), r.workload)
     sg = rg.create_group("summary")
     for k, v in r.summary().items():
-        sg.attrs[k] = _attr(v)
+        # traffic classes: the list of per-class objects as JSON (the arrays hold their counts)
+        sg.attrs[k] = json.dumps(v) if k == "classes" else _attr(v)
 
 
 # Closed-loop runs: /replicas/<i>/workload (docs/hdf5.md). The per-step trace is not stored.
@@ -370,7 +371,9 @@ def read_results(path: str | os.PathLike) -> list[Result]:
 # as a run without replies reports them (0, empty histograms).
 _REPLY_FIELDS = frozenset(("request_latency_sum", "reply_latency_sum", "round_trip_sum", "requests_measured",
                            "replies_measured", "reply_ejected_flits", "reply_created_flits", "request_latency_hist",
-                           "reply_latency_hist", "round_trip_hist"))
+                           "reply_latency_hist", "round_trip_hist",
+                           # traffic classes (class_results.py): empty, the run's one class is its totals
+                           "class_sums", "class_latency_hist", "class_network_latency_hist"))
 
 
 def _read_replica(rg: h5py.Group, shared: dict) -> Result:

@@ -351,6 +351,18 @@ class Result:
         b = self.link_bytes
         return float(b.max()) if b.size else float("nan")
 
+    # Traffic classes ([[traffic.class]], class_results.py) -----------------------------------
+    @property
+    def classes(self) -> list:
+        """One ClassResult per traffic class (a run without classes: the totals as class 0)."""
+        from .class_results import class_results
+        return class_results(self)
+
+    @property
+    def has_classes(self) -> bool:
+        """True when the config has [[traffic.class]] tables (its summary lists them)."""
+        return bool((self.config or {}).get("traffic", {}).get("class"))
+
     WORKLOAD_SUMMARY_KEYS = ("comm_rate", "workload_cycles", "link_bytes_mean", "link_bytes_max")
 
     def summary(self) -> dict[str, Any]:
@@ -359,6 +371,8 @@ class Result:
         d = {k: getattr(self, k) for k in SUMMARY_KEYS}
         if self.has_replies:
             d.update({k: getattr(self, k) for k in REPLY_SUMMARY_KEYS})
+        if self.has_classes:  # traffic classes: one object per class, the totals' fields
+            d["classes"] = [c.summary() for c in self.classes]
         if self.workload is not None:
             d.update(comm_rate=self.workload.comm_rate,
                      workload_cycles=self.workload.foreground_end + 1,

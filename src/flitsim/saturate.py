@@ -112,7 +112,7 @@ def _round_load(x: float) -> float:
 def saturate(config: dict, tolerance: float = 0.005, probes: int | None = None,
              backend: str | None = None, progress: bool | Callable | None = None,
              threads: int | None = None, lower: float = 0.0,
-             upper: float = 1.0, guided: bool = True) -> SaturationResult:
+             upper: float = 1.0, guided: bool = True, traffic_class: int | None = None) -> SaturationResult:
     """Find the saturation load of ``config`` (its ``traffic.load`` is ignored).
 
     tolerance: stop when the bracket (highest sustained, lowest saturated) is this narrow.
@@ -124,6 +124,10 @@ def saturate(config: dict, tolerance: float = 0.005, probes: int | None = None,
     lower, upper: the initial bracket; `upper` itself is probed in the first round.
     guided: under sim.saturation = "accepted", aim the rounds after the first at the load the
     plateau predicts (module docstring); False: plain bisection of the bracket.
+    traffic_class: with [[traffic.class]] tables, search the load of class K alone, the other
+    classes at their own loads: a load of class K is sustained when the class accepts at least
+    (1 - sim.saturation_tolerance) x what it offers (the throughput rule applied to the class;
+    the other classes may saturate). Plain bisection (the plateau's knee is the run's).
     Raises ValueError for a bad argument; engine errors (deadlock) propagate.
     """
     from .config import normalize
@@ -138,10 +142,30 @@ def saturate(config: dict, tolerance: float = 0.005, probes: int | None = None,
         raise ValueError(f"lower, upper: need 0 <= lower < upper <= 1, got {lower}, {upper}")
     cfg = normalize(config)
     cfg.pop("sweep", None)
+    if traffic_class is not None:
+        cfg = _class_search_config(cfg, traffic_class)
+        guided = False
     start = time.monotonic()
     search = _Search(cfg, tolerance, probes, backend, threads, progress, lower, upper, guided)
+    search.traffic_class = traffic_class
     search.run()
     return search.result(start)
+
+
+def _class_search_config(cfg: dict, k: int) -> dict:
+    """cfg with class k's load taken from traffic.load (the probes' loads); every other class
+    must state its own, or the probes would move it too."""
+    from .validation import ConfigError
+    tables = cfg["traffic"].get("class") or []
+    if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < len(tables):
+        raise ConfigError(f"--class: {k!r} is not a traffic class of this config "
+                          f"(it has {len(tables)} [[traffic.class]] table(s))")
+    for j, t in enumerate(tables):
+        if j != k and "load" not in t:
+            raise ConfigError(f"traffic.class.{j}.load: searching class {k} moves traffic.load, which class {j} "
+                              f"would follow: give class {j} a load of its own")
+    tables[k].pop("load", None)
+    return cfg
 
 
 def default_probes(backend: str | None) -> int:
@@ -227,11 +251,7 @@ class _Search:
                 break
             results = engine.run_replicas(self.cfg, loads, backend=self.backend, threads=self.threads,
                                           progress=self._during if self.line else False)
-            batch = [Probe(load=r.load, offered=r.offered, accepted=r.accepted,
-                           latency=r.latency_mean, saturated=bool(r.saturated),
-                           drained=bool(r.drained), round=self.runs,
-                           cycles=int(getattr(r, "cycles", self.window)))  # stand-ins in tests lack it
-                     for r in results]
+            batch = [self._probe(r) for r in results]
             self.found.extend(batch)
             self.runs += 1
             self.length.observe(self.window, batch[0].cycles)
@@ -244,6 +264,19 @@ class _Search:
                 break
         if self.line is not None:
             self.line.close()
+
+    traffic_class: int | None = None  # saturate(traffic_class=K): the class whose load is searched
+
+    def _probe(self, r) -> Probe:
+        cycles = int(getattr(r, "cycles", self.window))  # stand-ins in tests lack it
+        if self.traffic_class is None:
+            return Probe(load=r.load, offered=r.offered, accepted=r.accepted, latency=r.latency_mean,
+                         saturated=bool(r.saturated), drained=bool(r.drained), round=self.runs, cycles=cycles)
+        c = r.classes[self.traffic_class]  # the throughput rule on the class alone
+        tol = float(self.cfg["sim"]["saturation_tolerance"])
+        return Probe(load=r.load, offered=c.offered, accepted=c.accepted, latency=c.latency_mean,
+                     saturated=bool(c.accepted < (1.0 - tol) * c.offered), drained=bool(r.drained),
+                     round=self.runs, cycles=cycles)
 
     def _update(self, batch: list[Probe]) -> None:
         # The new hi is the lowest saturated probe; the new lo the highest sustained probe
@@ -295,7 +328,10 @@ class _Search:
             max_accepted=max((p.accepted for p in self.found), default=float("nan")),
             probes=self.found, engine_runs=self.runs, replicas_per_run=self.probes,
             wall_seconds=time.monotonic() - start, tolerance=float(self.tolerance),
-            criterion=criterion_of(self.cfg), config=self.cfg)
+            criterion=criterion_of(self.cfg) if self.traffic_class is None else
+            (f"a load of traffic class {self.traffic_class} is sustained when the class accepts at least "
+             f"(1 - sim.saturation_tolerance) x what it offers, the other classes at their own loads"),
+            config=self.cfg)
 
 
 def _rounds_needed(width: float, tolerance: float, probes: int) -> int:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from .config import ConfigError, check_sweep_key, normalize, sweep_values
+from .traffic_classes import get_key, set_key
 from .config_values import RELATIVE_TO_SATURATION, saturation_fraction
 from .limits import MAX_REPLICAS, MAX_SWEEP_POINTS
 
@@ -62,8 +63,7 @@ class Batch:
 
 
 def _set(cfg: dict, key: str, value: Any) -> None:
-    section, _, name = key.partition(".")
-    cfg.setdefault(section, {})[name] = value
+    set_key(cfg, key, value)  # section.key, or traffic.class.<i>.<key>
 
 
 def plan(config: Mapping[str, Any], over: Mapping[str, Sequence[Any]] | None = None,
@@ -154,7 +154,7 @@ def _shape(cfg: dict) -> str:
 
 def _shape_keys(cfg: dict, keys: Sequence[str]) -> dict:
     """The swept keys other than the replica keys, as cfg has them."""
-    return {k: cfg[k.partition(".")[0]][k.partition(".")[2]] for k in keys if k not in REPLICA_KEYS}
+    return {k: get_key(cfg, k) for k in keys if k not in REPLICA_KEYS}
 
 
 def _saturation_fractions(over: Mapping[str, Sequence[Any]]) -> dict[str, float]:

@@ -84,6 +84,20 @@ def _print_json(obj: dict) -> None:
 REPLY_COLUMNS = ("request_latency_mean", "reply_latency_mean", "round_trip_latency_mean")
 
 
+def class_columns(rows: list[dict]) -> list[str]:
+    """Traffic classes ([[traffic.class]]): each row's `classes` list as flat columns
+    accepted_c<i> and latency_mean_c<i> (added to the rows in place); the column names."""
+    cols: list[str] = []
+    for row in rows:
+        for c in row.get("classes") or []:
+            for name in ("accepted", "latency_mean"):
+                col = f"{name}_c{c['index']}"
+                row[col] = c[name]
+                if col not in cols:
+                    cols.append(col)
+    return cols
+
+
 def _fmt(v: Any) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"

@@ -6,7 +6,7 @@ import importlib
 import sys
 
 from ..config import load_config
-from .common import (REPLY_COLUMNS, EXIT_FAILURE, EXIT_OK, _add_config_args, _fmt, _Formatter, _print_json,
+from .common import (REPLY_COLUMNS, EXIT_FAILURE, class_columns, EXIT_OK, _add_config_args, _fmt, _Formatter, _print_json,
                      _table)
 
 # --- info -----------------------------------------------------------------------------------
@@ -167,6 +167,7 @@ def _add_show(sub: argparse._SubParsersAction) -> None:
 def _points_table(keys: list[str], rows: list[dict]) -> str:
     cols = list(keys) + ["offered", "accepted", "latency_mean", "latency_p99", "saturated"]
     cols += [c for c in REPLY_COLUMNS if any(c in row for row in rows)]  # request-reply runs
+    cols += class_columns(rows)  # traffic classes: accepted and mean latency per class
     cells = [[_fmt(row.get(c, "-")) for c in cols] for row in rows]
     widths = [max(len(c), *(len(r[j]) for r in cells)) if cells else len(c)
               for j, c in enumerate(cols)]

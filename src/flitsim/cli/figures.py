@@ -79,6 +79,8 @@ def _add_plot(sub: argparse._SubParsersAction) -> None:
                    help="per-channel utilisation of one run instead (a results file): a heat "
                         "map per channel class, and a layout drawing for dragonfly and HyperX "
                         "(default output RESULT-links.png)")
+    p.add_argument("--class", dest="traffic_class", type=int, default=None, metavar="K",
+                   help="plot traffic class K's statistics ([[traffic.class]]) instead of the totals")
     p.add_argument("--replica", type=int, default=0, metavar="I",
                    help="with --links: the replica to draw (default 0)")
     p.set_defaults(func=cmd_plot)
@@ -112,7 +114,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
         x=args.x, y=args.y, series_keys=args.series, labels=labels, title=args.title,
         xlim=args.xlim, ylim=args.ylim, size=args.size, logy=args.logy,
         saturated=args.saturated, errorbars=args.errorbars, style=args.style, fmt=args.fmt,
-        columns=args.columns)
+        columns=args.columns, traffic_class=args.traffic_class)
     try:
         out = plot.plot_file(args.result, args.output, opts)
     except plot.PlotUnavailable as e:

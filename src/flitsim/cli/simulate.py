@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from ..config import load_config
-from .common import (REPLY_COLUMNS, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, _add_config_args, _add_engine_args, _error, _fmt,
+from .common import (REPLY_COLUMNS, EXIT_FAILURE, class_columns, EXIT_OK, EXIT_USAGE, _add_config_args, _add_engine_args, _error, _fmt,
                      _Formatter, _positive_float, _positive_int, _print_json, _table, _threads)
 
 # --- run ------------------------------------------------------------------------------------
@@ -54,6 +54,9 @@ def _simulated(cfg: dict, r: Any) -> list[tuple[str, str]]:
         jobs = cfg["workload"].get("jobs", [])
         motifs = ", ".join(sorted({str(j.get("motif", j.get("file", "program"))) for j in jobs}))
         rows.append(("workload", f"{len(jobs)} job(s) ({motifs}), closed loop"))
+    elif cfg.get("traffic", {}).get("class"):  # [[traffic.class]]: one line per class below
+        rows.append(("traffic", f"{len(cfg['traffic']['class'])} traffic classes ([[traffic.class]]), "
+                                f"{cfg['traffic'].get('injection', 'bernoulli')} sources"))
     else:
         tr = cfg.get("traffic", {})
         rows.append(("traffic", f"{tr.get('pattern', '-')}, load {_fmt(tr.get('load'))} "
@@ -86,6 +89,10 @@ def _run_summary(r: Any, cfg: dict | None = None) -> str:
             ("accepted by class", f"requests {_fmt(s['accepted_request'])}, replies {_fmt(s['accepted_reply'])} "
                                   "flits/node/cycle"),
         ]
+    for c in s.get("classes") or []:  # traffic classes ([[traffic.class]]): the totals' lines per class
+        rows.append((f"class {c['index']} (priority {c['priority']})",
+                     f"offered {_fmt(c['offered'])}, accepted {_fmt(c['accepted'])} flits/node/cycle; latency mean "
+                     f"{_fmt(c['latency_mean'])}, p99 {_fmt(c['latency_p99'])} cycles"))
     if not closed:
         rows.append(("saturated", _fmt(bool(s["saturated"]))))
     rows += [
@@ -219,6 +226,10 @@ def _add_saturate(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--probes", type=_positive_int, default=None, metavar="K",
                    help="loads (replicas) per engine run (default: 8 on a GPU, 1 on the CPU, "
                         "where replicas of one run cost as much as runs of their own)")
+    p.add_argument("--class", dest="traffic_class", type=int, default=None, metavar="K",
+                   help="search the load of traffic class K ([[traffic.class]]) alone, the other classes "
+                        "at their own loads; sustained: the class accepts >= (1 - sim.saturation_tolerance) "
+                        "x what it offers (docs/traffic.md)")
     _add_engine_args(p)
     p.set_defaults(func=cmd_saturate)
 
@@ -230,7 +241,8 @@ def cmd_saturate(args: argparse.Namespace) -> int:
     with quiet_stdout:
         res = saturate.saturate(cfg, tolerance=args.tolerance, probes=args.probes,
                                 backend=None if args.backend == "auto" else args.backend,
-                                progress=not args.quiet and not args.json, threads=args.threads)
+                                progress=not args.quiet and not args.json, threads=args.threads,
+                                traffic_class=args.traffic_class)
     if args.json:
         _print_json(res.as_dict())
         return EXIT_OK
@@ -336,7 +348,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         return EXIT_OK
     cols = list(res.keys) + ["offered", "accepted", "latency_mean", "latency_p99", "saturated"]
     cols += [c for c in REPLY_COLUMNS if any(c in row for row in res.rows())]  # request-reply runs
-    rows = [[_fmt(row.get(c, "-")) for c in cols] for row in res.rows()]
+    points = res.rows()
+    cols += class_columns(points)  # traffic classes: accepted and mean latency per class
+    rows = [[_fmt(row.get(c, "-")) for c in cols] for row in points]
     widths = [max(len(c), *(len(r[j]) for r in rows)) for j, c in enumerate(cols)]
     print("  ".join(c.rjust(w) for c, w in zip(cols, widths)))
     for r in rows:

@@ -47,6 +47,9 @@ def plot_results(points: Sequence[dict], results: Sequence[Any], output: str | o
         raise TypeError("plot_results: pass options or keywords, not both")
     opts.check()
     plt = _pyplot()
+    if opts.traffic_class is not None:  # one traffic class's statistics in place of the totals
+        from ..class_results import ClassView
+        results = [ClassView(r, opts.traffic_class) if r is not None else None for r in results]
     groups = series(points, results, opts.x, opts.series_keys, opts.labels)
     if not groups:
         raise ValueError("nothing to plot: no finished points")

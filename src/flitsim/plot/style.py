@@ -70,6 +70,7 @@ class PlotOptions:
     style: str = "default"
     fmt: str | None = None
     columns: int = 1          # --style paper: figure width of 1 column (3.5 in) or 2 (7.16 in)
+    traffic_class: int | None = None  # [[traffic.class]]: plot class K's statistics (class_results.ClassView)
 
     def check(self) -> None:
         bad = [p for p in self.panels if p not in PANELS]
