@@ -97,18 +97,36 @@ def test_bit_identical_on_two_threads_and_in_a_replica_batch():
     assert batch[1].round_trip_sum == one.round_trip_sum
 
 
-def test_message_classes_use_disjoint_vc_halves():
-    cfg = flitsim.config.normalize(_cfg(routing={"algorithm": "valiant-dor"}, router={"vcs": 4}))
+TORUS_MIN_ADAPT = {"topology": {"kind": "torus", "widths": [4, 4], "terminals": 1},
+                   "routing": {"algorithm": "min-adapt"}}
+
+
+@pytest.mark.parametrize("sections, vcs", [
+    ({"routing": {"algorithm": "valiant-dor"}}, 4),
+    (TORUS_MIN_ADAPT, 6),      # Duato: 2 dateline escape classes + adaptive VCs per message class
+])
+def test_message_classes_use_disjoint_vc_halves(sections, vcs):
+    cfg = flitsim.config.normalize(_cfg(**sections, router={"vcs": vcs}))
+    half = vcs // 2
     setup = _core.routing_setup(cfg)
-    assert setup["message_classes"] == 2 and setup["class_vcs"] == 2
+    assert setup["message_classes"] == 2 and setup["class_vcs"] == half
     cand = route_candidates(cfg, 16)
     lo, hi = cand["out_vc_lo"], cand["out_vc_hi"]
-    # every allowed range lies in the requests' VCs [0, 2) or the replies' [2, 4), never both
-    assert np.all((hi <= 2) | (lo >= 2))
-    assert np.any(hi <= 2) and np.any(lo >= 2)
+    # every allowed range lies in the requests' VCs [0, half) or the replies' [half, vcs), never both
+    assert np.all((hi <= half) | (lo >= half)) and np.all(hi <= vcs)
+    assert np.any(hi <= half) and np.any(lo >= half)
     rep = check_deadlock(cfg)
     assert rep.acyclic and rep.message_classes == 2
     assert "2 message classes" in rep.summary()
+
+
+def test_duato_adaptive_vcs_stay_in_their_message_class():
+    # min-adapt picks a free adaptive VC at run time (not in the enumeration above): replies
+    # must take theirs among the replies' VCs. Near saturation, so that adaptive VCs fill.
+    r = flitsim.run(_cfg(**TORUS_MIN_ADAPT, router={"vcs": 6},
+                         traffic={"load": 0.35, "packet_size": 2, "reply_size": 2}), threads=1)
+    assert r.drained and r.replies_measured == r.requests_measured > 0
+    assert r.nonminimal_fraction == 0.0   # minimal adaptive: never a longer path
 
 
 def test_odd_vc_count_leaves_one_vc_unused():

@@ -61,7 +61,9 @@ FLITSIM_HD RouteChoice route_torus_min_adapt(const SimView& s, int rep, int r, c
   const int esc_port = cube_dor_port(s, rep, p, r, p.dst_router, &esc_class);  // may draw the even-radix tie
   // The adaptive VCs; without deadlock avoidance (one class) every VC is adaptive and escape.
   const bool one_class = s.prm.routing.vc_classes == 1;
-  const int lo = one_class ? 0 : s.prm.routing.escape_classes, hi = s.sz.V;
+  // Class-relative like every RouteChoice (route_packet adds p.vc_base, the packet's message
+  // class's first VC); the VC state is read at absolute VCs, b + [lo, hi).
+  const int lo = one_class ? 0 : s.prm.routing.escape_classes, hi = s.sz.mc_V, b = p.vc_base;
   const int D = c.dims(), outs = 2 * D;
   const int k0 = int(draw_below(route_order_draw(s, rep, p, kSaltTorusMinAdapt + s.packets[p.slot].hops), uint32_t(outs)));
   BestChoice best;
@@ -72,9 +74,13 @@ FLITSIM_HD RouteChoice route_torus_min_adapt(const SimView& s, int rep, int r, c
     const int gp = c.port(r, d, dir);
     if (gp < 0) continue;
     // aux: the adaptive VC taken (its range is that one VC), or −1 while enumerating (all of them)
-    const int w = branching(p) ? -1 : fitting_adaptive_vc(s, rep, p, gp, lo, hi, lo + k0 % (hi - lo));
-    if (w < 0 && !branching(p)) continue;
-    const int occupied = (hi - lo) * s.sz.B - free_credits(s, rep, gp, lo, hi);  // adaptive-class flits downstream
+    int w = -1;
+    if (!branching(p)) {
+      w = fitting_adaptive_vc(s, rep, p, gp, b + lo, b + hi, b + lo + k0 % (hi - lo));
+      if (w < 0) continue;
+      w -= b;
+    }
+    const int occupied = (hi - lo) * s.sz.B - free_credits(s, rep, gp, b + lo, b + hi);  // adaptive-class flits downstream
     best.offer(occupied, gp, w, false);
   }
   if (branching(p) || best.port < 0) best.offer(0, esc_port, kEscapeAux, false);
