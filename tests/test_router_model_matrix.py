@@ -243,7 +243,8 @@ def must_refuse(router_keys, traffic_keys, classes):
     """Whether a rule refuses a case (docs/configuration.md): fewer VCs than the routing's
     deadlock-avoidance classes, a cioq-only key set with the iq architecture, a size in bytes
     without traffic.flit_bytes, speculation without va_sa = "separate", VCT with a packet
-    larger than a VC buffer, a stage delay flitsim does not model."""
+    larger than a VC buffer, a stage delay flitsim does not model, an allocator iteration count
+    above 1 for a non-iSLIP allocator under the booksim preset."""
     def value(key, default=None):  # as the engine sees it: given, else the preset's, else default
         return router_of(router_keys).get(key, ROUTER_PRESETS.get(router_keys.get("preset"), {}).get(key, default))
     iq = value("architecture", "iq") == "iq"
@@ -263,7 +264,11 @@ def must_refuse(router_keys, traffic_keys, classes):
             or value("flow_control") == "vct" and buffer < TRAFFIC["packet_size"]
             # stage delays flitsim does not model (a VC turnaround of more than 2 cycles)
             or router_keys.get("routing_delay", 0) > 0
-            or router_keys.get("vc_alloc_delay", 0) > 1 or router_keys.get("sw_alloc_delay", 0) > 1)
+            or router_keys.get("vc_alloc_delay", 0) > 1 or router_keys.get("sw_alloc_delay", 0) > 1
+            # under the booksim preset only iSLIP iterates (BookSim2 ignores alloc_iters elsewhere)
+            or router_keys.get("preset") == "booksim" and (
+                value("alloc_iterations", 1) > 1 and value("vc_allocator") != "islip"
+                or value("sa_iterations", value("alloc_iterations", 1)) > 1 and value("sw_allocator") != "islip"))
 
 
 def test_the_matrix_covers_every_kind_and_router_key():
