@@ -45,6 +45,9 @@ void router_rules(const Params& router, const Params& traffic, EngineConfig& c) 
     router.fail("speculative", "needs router.va_sa = \"separate\" (with \"same-cycle\" a head already bids for "
                                "the switch in the cycle it wins its output VC)");
   booksim_iteration_rule(router, c);
+  if (c.model.speculative && c.model.spec_lowest_priority && c.model.sw_allocator == Allocator::Wavefront)
+    router.fail("speculation", "\"lowest-priority\" needs a separable or islip router.sw_allocator (a wavefront "
+                               "allocator has no request priorities: use \"second-pass\")");
   parse_router_buffering(router, traffic, c);
 }
 

@@ -39,6 +39,9 @@ const std::vector<RouterPreset>& router_presets() {
         str_key("sw_allocator", "separable-input-first", "its iq default sw_allocator = separable_input_first"),
         str_key("vc_allocator", "separable-input-first", "its iq default vc_allocator = separable_input_first"),
         int_key("alloc_iterations", 1, "its default alloc_iters = 1"),
+        str_key("speculation", "lowest-priority",
+                "its default spec_sw_allocator = prio: with speculative = 1 a speculative request joins the one "
+                "switch allocation at the lowest priority"),
         int_key("injection_delay", 1, "its injection channel takes one cycle more than its latency"),
         str_key("sw_input_arbiter", "output",
                 "its switch allocator takes one request per input and output: an input's arbiter picks an output, "
