@@ -28,7 +28,8 @@ enum class PatternKind : int32_t {
 enum class InjectionKind : int32_t { Bernoulli = 0, OnOff = 1 };
 // How a routing picks among equivalent next hops (routing.selection): at random per packet and
 // hop, by credits, or (up*/down* in trees) by destination, D-mod-k.
-enum class Selection : int32_t { Oblivious = 0, Adaptive = 1, DModK = 2 };
+// TwoChoice: the less occupied of two random candidates (BookSim2's fattree anca; trees only).
+enum class Selection : int32_t { Oblivious = 0, Adaptive = 1, DModK = 2, TwoChoice = 3 };
 // UGAL-L cost rule (routing.cost, routing/ugal_cost.cuh).
 enum class UgalCost : int32_t { Queue = 0, Hops = 1, BookSim = 2, BookSimFlatfly = 3 };
 // routing.sensing: what the weighted HyperX routings (DimWAR, OmniWAR) sense of an output
