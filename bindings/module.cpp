@@ -1,6 +1,8 @@
 // Python bindings: the engine (`simulate`), topology tables (`build_topology`) and backend
 // probes. Configuration sections arrive as dicts and become Params; ConfigError surfaces as
 // ValueError so every bad value is reported with its key before any simulation starts.
+#include <algorithm>
+
 #include <pybind11/functional.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -60,6 +62,12 @@ py::dict section(const py::dict& cfg, const char* name) {
   return cfg.contains(name) ? py::dict(cfg[name]) : py::dict();
 }
 
+// topology.kind, which picks a router.preset's per-topology keys (router_presets.cpp).
+std::string topology_kind(const py::dict& cfg) {
+  const py::dict topo = section(cfg, "topology");
+  return topo.contains("kind") ? std::string(py::str(topo["kind"])) : std::string("dragonfly");
+}
+
 // The engine's reading of a config's [router] [channels] [routing] [traffic] [sim] sections,
 // with `replicas` copies of its load and seed.
 EngineConfig engine_config_of(const py::dict& cfg, int replicas) {
@@ -77,7 +85,7 @@ EngineConfig engine_config_of(const py::dict& cfg, int replicas) {
                                         to_params("channels", section(cfg, "channels")),
                                         to_params("routing", section(cfg, "routing")),
                                         to_params("traffic", traffic),
-                                        to_params("sim", section(cfg, "sim")));
+                                        to_params("sim", section(cfg, "sim")), topology_kind(cfg));
   parse_traffic_classes(class_tables, ec);
   ec.loads.assign(size_t(replicas), ec.loads[0]);
   ec.seeds.assign(size_t(replicas), ec.seeds[0]);
@@ -354,13 +362,43 @@ PYBIND11_MODULE(_core, m) {
         py::dict out;
         for (const RouterPreset& p : router_presets()) {
           py::dict keys;
-          for (const PresetKey& k : p.keys)
+          for (const PresetKey& k : p.keys) {
+            const auto same = std::count_if(p.keys.begin(), p.keys.end(), [&](const PresetKey& o) { return o.key == k.key; });
+            if (k.conditional() || same > 1) continue;  // depends on the topology or routing
             keys[py::str(k.key)] = k.is_int ? py::object(py::int_(k.int_value)) : py::object(py::str(k.str_value));
+          }
           out[py::str(p.name)] = keys;
         }
         return out;
       },
-      "router.preset name -> {key: value}, every preset (router_presets.cpp).");
+      "router.preset name -> {key: value}: every preset's keys whose value is the same on every topology and "
+      "routing (router_presets.cpp; router_preset_rules lists the others).");
+  m.def(
+      "router_preset_keys",
+      [](const std::string& name, const std::string& kind, const std::string& algorithm) {
+        py::dict keys;
+        for (const PresetKey& k : preset_keys_for(name, kind, algorithm))
+          keys[py::str(k.key)] = k.is_int ? py::object(py::int_(k.int_value)) : py::object(py::str(k.str_value));
+        return keys;
+      },
+      py::arg("name"), py::arg("kind"), py::arg("algorithm"),
+      "{key: value}: the keys router.preset = name sets on topology kind `kind` with routing `algorithm`.");
+  m.def(
+      "router_preset_rules",
+      [] {  // every entry of every preset, in order (the first that applies to a key wins)
+        py::list out;
+        for (const RouterPreset& p : router_presets())
+          for (const PresetKey& k : p.keys) {
+            py::dict d;
+            d["preset"] = p.name, d["key"] = k.key, d["why"] = k.why;
+            d["value"] = k.is_int ? py::object(py::int_(k.int_value)) : py::object(py::str(k.str_value));
+            d["kinds"] = k.kinds, d["algorithms"] = k.algorithms;
+            out.append(d);
+          }
+        return out;
+      },
+      "Every router.preset entry in table order: {preset, key, value, kinds, algorithms, why} (empty kinds or "
+      "algorithms: every one; the first entry that applies to a key wins).");
   m.def(
       "router_stage_delay_keys", [] { return router_stage_delay_keys(); },
       "The [router] stage-delay keys, the pipeline's four then credit_delay (router_stage_delays.cpp).");

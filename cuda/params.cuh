@@ -28,7 +28,8 @@ enum class PatternKind : int32_t {
 enum class InjectionKind : int32_t { Bernoulli = 0, OnOff = 1 };
 // How a routing picks among equivalent next hops (routing.selection): at random per packet and
 // hop, by credits, or (up*/down* in trees) by destination, D-mod-k.
-enum class Selection : int32_t { Oblivious = 0, Adaptive = 1, DModK = 2 };
+// TwoChoice: the less occupied of two random candidates (BookSim2's fattree anca; trees only).
+enum class Selection : int32_t { Oblivious = 0, Adaptive = 1, DModK = 2, TwoChoice = 3 };
 // UGAL-L cost rule (routing.cost, routing/ugal_cost.cuh).
 enum class UgalCost : int32_t { Queue = 0, Hops = 1, BookSim = 2, BookSimFlatfly = 3 };
 // routing.sensing: what the weighted HyperX routings (DimWAR, OmniWAR) sense of an output
@@ -66,6 +67,10 @@ struct RouterModel {
   // `speedup` allocation-and-traversal passes per cycle. "iq": cioq false, speedup 1.
   bool cioq = false;
   int32_t speedup = 1;
+  // router.speculation = "lowest-priority": speculative requests join the one switch allocation
+  // pass below every other request (BookSim2's default spec_sw_allocator = prio), instead of a
+  // second pass for what the first left (phases/allocation.cuh).
+  bool spec_lowest_priority = false;
 };
 // Field by field (C++17 has no defaulted ==): the pinned instance runs when this holds.
 FLITSIM_HD constexpr bool same_model(const RouterModel& a, const RouterModel& b) {
@@ -73,7 +78,8 @@ FLITSIM_HD constexpr bool same_model(const RouterModel& a, const RouterModel& b)
          a.sw_allocator == b.sw_allocator && a.vc_allocator == b.vc_allocator && a.speculative == b.speculative &&
          a.va_sa_separate == b.va_sa_separate && a.vc_policy == b.vc_policy &&
          a.sw_input_by_output == b.sw_input_by_output && a.eject_on_arrival_class == b.eject_on_arrival_class &&
-         a.age_arbitration == b.age_arbitration && a.vct == b.vct && a.cioq == b.cioq && a.speedup == b.speedup;
+         a.age_arbitration == b.age_arbitration && a.vct == b.vct && a.cioq == b.cioq && a.speedup == b.speedup &&
+         a.spec_lowest_priority == b.spec_lowest_priority;
 }
 
 // The routing's parameters (host/init/routing_choice.cpp fills them from [routing] and the

@@ -170,7 +170,7 @@ BAD = [
     # names
     ({"routing": {"algorithm": "ugal-l"}}, r'^routing\.algorithm: unknown algorithm "ugal-l" \(known: min, valiant'),
     ({"traffic": {"pattern": "unifrom"}}, r'^traffic\.pattern: unknown pattern "unifrom" \(known: uniform'),
-    ({"traffic": {"placement": "linear"}}, r'^traffic\.placement: unknown value "linear" \(known: contiguous, random\)'),
+    ({"traffic": {"placement": "linear"}}, r'^traffic\.placement: unknown value "linear" \(known: contiguous, random, booksim-flatfly\)'),
     ({"routing": {"valiant": "some"}}, r'^routing\.valiant: unknown value "some" \(known: restricted, any, node, differing-dims\)'),
     ({"routing": {"selection": "random"}}, r'^routing\.selection: unknown value "random"'),
 ]

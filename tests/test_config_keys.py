@@ -9,7 +9,7 @@ import pytest
 import flitsim
 from conftest import small_dragonfly
 from flitsim import _core, hdf5
-from flitsim.config import DEFAULTS, ROUTER_PRESETS, SCHEMA, ConfigError, normalize
+from flitsim.config import DEFAULTS, ROUTER_PRESET_RULES, ROUTER_PRESETS, SCHEMA, ConfigError, normalize
 from flitsim.config_keys import KEYS, resolve, unset_keys, update_doc
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -67,6 +67,7 @@ def test_python_rules_and_defaults_come_from_the_declaration():
 FOLLOWERS = {("router", "alloc_iterations"): {("router", "sa_iterations")},
              ("router", "architecture"): {("router", "output_buffer")},
              ("router", "preset"): {("router", name) for preset in ROUTER_PRESETS.values() for name in preset}
+             | {("router", r["key"]) for r in ROUTER_PRESET_RULES}   # the per-topology keys too
              | {("router", "sa_iterations")}}
 
 

@@ -40,7 +40,7 @@ def nca_hops(topo):
 
 
 @pytest.mark.parametrize("topo", [TREE3, XGFT])
-@pytest.mark.parametrize("selection", ["dmodk", "oblivious", "adaptive"])
+@pytest.mark.parametrize("selection", ["dmodk", "oblivious", "adaptive", "two-choice"])
 def test_updown_hop_counts_are_twice_the_common_ancestor_level(topo, selection):
     r = run(topo, {"algorithm": "updown", "selection": selection}, traffic={"load": 0.2},
             sim={"warmup": 200, "measure": 2000})

@@ -126,12 +126,14 @@ FLITSIM_HD PortSets switch_pass(const SimView& __restrict__ s, int rep, int r, l
 
 // Returns the outputs matched and the inputs that send, over all passes. With
 // router.speculative, heads still VC-allocating bid in a second pass for what the first left:
-// non-speculative requests always win over speculative ones.
+// non-speculative requests always win over speculative ones. With router.speculation =
+// "lowest-priority" they bid in the one pass instead, below the others (switch_alloc.cuh,
+// kSpecRequest): an input or output that a non-speculative request lost gets no second chance.
 template <class Ports>
 FLITSIM_HD PortSets run_switch_allocation(const SimView& __restrict__ s, int rep, int r, long long t, const Ports& ports,
                                           u64 busy) {
   PortSets sent = switch_pass(s, rep, r, t, ports, busy, false);
-  if (s.prm.router.speculative) {
+  if (s.prm.router.speculative && !s.prm.router.spec_lowest_priority) {
     const PortSets more = switch_pass(s, rep, r, t, ports, busy, true);
     sent.outputs |= more.outputs, sent.inputs |= more.inputs;
   }

@@ -165,6 +165,19 @@ FLITSIM_HD u64 top_priority_inputs(const SimView& __restrict__ s, int rep, int p
   return top_set;
 }
 
+// router.speculation = "lowest-priority" (BookSim2's spec_sw_allocator = prio): speculative
+// requests join the one switch pass below every other request. An input with a non-speculative
+// request makes no speculative one (its input arbiter picks the highest priority), and an output
+// grants a speculative request only when no non-speculative one asks for it. Bit 63 of an
+// input's sa_ready (VC masks use bits 0..62: router.vcs <= 63) marks its requests of this pass
+// as speculative, so that the grant and accept steps of the pass know.
+constexpr u64 kSpecRequest = u64(1) << 63;
+FLITSIM_HD bool spec_in_one_pass(const SimView& s) { return s.prm.router.speculative && s.prm.router.spec_lowest_priority; }
+// Whether input gp's requests of this pass are speculative: the speculative pass's, or marked.
+FLITSIM_HD bool request_is_spec(const SimView& __restrict__ s, int rep, int gp, int p0, bool spec) {
+  return spec || (spec_in_one_pass(s) && (s.sa_ready[s.sp(rep, gp, p0)] & kSpecRequest));
+}
+
 // Returns the outputs (local bits) this input requests, for the executor's skip masks.
 // `spec`: the speculative pass (router.speculative), after the others, for what they left.
 FLITSIM_HD_STEP u64 step_sa_request(const SimView& __restrict__ s, int rep, int r, int gp, int it, long long t, bool spec = false) {
@@ -175,12 +188,23 @@ FLITSIM_HD_STEP u64 step_sa_request(const SimView& __restrict__ s, int rep, int 
   // Outputs are matched only by earlier iterations or passes of this cycle: traverse resets
   // every match before the next pass, so a first non-speculative iteration finds none.
   const bool some_matched = it > 0 || spec;
-  if (s.port_state[ip].sa_req_vc < 0)
-    for (u64 m = sa_candidate_vcs(s, ip, spec); m; m &= m - 1) {
-      const int v = lowest_bit(m), o = ready_output(s, rep, gp, v, p0, t, spec);
+  const auto collect = [&](bool speculative) {
+    for (u64 m = sa_candidate_vcs(s, ip, speculative); m; m &= m - 1) {
+      const int v = lowest_bit(m), o = ready_output(s, rep, gp, v, p0, t, speculative);
       if (o >= 0 && (!some_matched || s.port_state[s.pp(rep, p0 + o)].sa_match < 0)) wanted |= u64(1) << o, ready |= u64(1) << v;
     }
+  };
+  bool spec_now = spec, marked = false;
+  if (s.port_state[ip].sa_req_vc < 0) {
+    collect(spec);
+    if (!wanted && !spec && spec_in_one_pass(s)) {  // nothing firm: the speculative requests, marked
+      collect(true);
+      spec_now = marked = wanted != 0;
+    }
+  }
+  spec = spec_now;
   if (ready && s.prm.classes.prioritized) only_top_priority(s, rep, gp, p0, t, spec, ready, wanted);
+  if (marked) ready |= kSpecRequest;
   s.sa_ready[is] = ready;
   if (wanted && s.prm.router.sw_allocator == Allocator::SeparableInputFirst) {  // one VC, one output
     if (input_arbiter_by_output(s)) {
@@ -200,14 +224,21 @@ FLITSIM_HD_STEP u64 step_sa_request(const SimView& __restrict__ s, int rep, int 
 FLITSIM_HD u64 step_sa_grant(const SimView& __restrict__ s, int rep, int r, int out, u64 requests, long long t, bool spec = false) {
   const int p0 = s.port_offset[r];
   const long long op = s.pp(rep, out), os = s.sp(rep, out, p0);
-  // Traffic class priorities: only the inputs bidding with the highest take part.
+  if (requests && !spec && spec_in_one_pass(s)) {  // speculative requests only when no other asks
+    u64 firm = 0;
+    for (u64 m = requests; m; m &= m - 1)
+      if (!(s.sa_ready[s.sp(rep, p0 + lowest_bit(m), p0)] & kSpecRequest)) firm |= u64(1) << lowest_bit(m);
+    if (firm) requests = firm;
+  }
+  // Traffic class priorities: only the inputs bidding with the highest take part (among the
+  // firm requests when speculation is one pass: a speculative request is below every class).
   if (s.prm.classes.prioritized && (requests & (requests - 1))) requests = top_priority_inputs(s, rep, p0, requests);
   if (requests && s.prm.router.age_arbitration) {  // the input with the oldest packet for me; ties: lowest
     int best = -1;
     long long best_age = 0;
     for (u64 m = requests; m; m &= m - 1) {
       long long a = 0;
-      oldest_ready_vc(s, rep, p0 + lowest_bit(m), out - p0, p0, t, &a, spec);
+      oldest_ready_vc(s, rep, p0 + lowest_bit(m), out - p0, p0, t, &a, request_is_spec(s, rep, p0 + lowest_bit(m), p0, spec));
       if (best < 0 || a < best_age) best = lowest_bit(m), best_age = a;
     }
     s.sa_grant[os] = best;
@@ -223,6 +254,7 @@ FLITSIM_HD_STEP u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r
                               bool spec = false) {
   const int p0 = s.port_offset[r], radix = s.port_offset[r + 1] - p0, me = gp - p0;
   const long long ip = s.pp(rep, gp), is = s.sp(rep, gp, p0);
+  spec = request_is_spec(s, rep, gp, p0, spec);
   // Outputs granting this input (grant ran this iteration for each it requested). Accept runs
   // only for granted inputs, so one output requested is one granting (the common case at low
   // load: no scan of the grants).
@@ -250,7 +282,7 @@ FLITSIM_HD_STEP u64 step_sa_accept(const SimView& __restrict__ s, int rep, int r
     o = rr_pick(grants, s.port_state[ip].acc_rr);
     // The input's VC for output o nearest after its VC pointer, among the VCs its request
     // step found ready (ready_output gives their route's output); with one VC ready, that one.
-    const u64 ready = s.sa_ready[is];
+    const u64 ready = s.sa_ready[is] & ~kSpecRequest;
     u64 for_o = ready & (ready - 1) ? 0 : ready;
     if (!for_o)
       for (u64 m = ready; m; m &= m - 1)

@@ -8,7 +8,14 @@
 //                     In an XGFT that is Zahavi's / Gómez's ⌊d / (w_1·…·w_l)⌋ mod w_{l+1} at
 //                     level l, i.e. d mod k, ⌊d/k⌋ mod k, ... in a k-ary n-tree;
 //   random            uniformly per packet and hop;
-//   adaptive          the candidate with the most free credits.
+//   adaptive          the candidate with the most free credits (in the packet's VC class);
+//   two-choice        the less occupied of two candidates drawn at random (BookSim2's fattree
+//                     anca: two independent draws, which may coincide; fewer flits downstream,
+//                     port_occupancy, ties to the first). Every head that routes at a router in
+//                     one cycle reads the same credits, so "adaptive" sends them all to the one
+//                     emptiest port (they herd, and the port's credits drop only after they
+//                     leave); two random candidates per head spread them while still avoiding
+//                     a loaded port (docs/validation.md, "BookSim2's conventions in the preset").
 // Deadlock avoidance: one VC class. An up hop never follows a down hop, so ordering all up
 // channels (by level, upward) before all down channels (by level, downward) makes every
 // dependency go forward: the channel dependency graph is acyclic.
@@ -18,7 +25,31 @@
 
 namespace flitsim {
 
+// The salt of the second draw of "two-choice" (the first uses the hop count, far below it).
+constexpr int kSecondDrawSalt = 1 << 20;
+
+FLITSIM_HD RouteChoice updown_two_choice(const SimView& s, int rep, int r, const PacketInfo& p) {
+  const long long R = s.sz.dist_R;
+  const int d = s.dist[r * R + p.dst_router], salt = s.packets[p.slot].hops;
+  const auto candidate = [&](int gp) {
+    const int q = s.peer_port[gp];
+    return q >= 0 && s.dist[s.port_router[q] * R + p.dst_router] == d - 1;
+  };
+  const auto nth = [&](int k) {  // the k-th candidate port (0 <= k < n)
+    for (int gp = s.port_offset[r];; ++gp)
+      if (candidate(gp) && k-- == 0) return gp;
+  };
+  int n = 0;
+  for (int gp = s.port_offset[r]; gp < s.port_offset[r + 1]; ++gp) n += candidate(gp);
+  // One candidate, or enumeration (route_pick: every candidate is a possible route).
+  if (n <= 1 || branching(p)) return route_in_class(s, nth(route_pick(s, rep, p, salt, n)), 0);
+  const int a = nth(int(draw_below(route_draw(s, rep, p, salt), uint32_t(n))));
+  const int b = nth(int(draw_below(route_draw(s, rep, p, salt + kSecondDrawSalt), uint32_t(n))));
+  return route_in_class(s, port_occupancy(s, rep, b) < port_occupancy(s, rep, a) ? b : a, 0);
+}
+
 FLITSIM_HD RouteChoice route_updown(const SimView& s, int rep, int r, const PacketInfo& p) {
+  if (s.prm.routing.selection == Selection::TwoChoice) return updown_two_choice(s, rep, r, p);
   if (s.prm.routing.selection != Selection::DModK) return table_min_toward(s, rep, r, p, p.dst_router, 0, s.packets[p.slot].hops);
   const long long R = s.sz.dist_R;
   const int d = s.dist[r * R + p.dst_router];

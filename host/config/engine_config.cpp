@@ -14,6 +14,28 @@ namespace flitsim {
 
 namespace {
 
+// BookSim2 reads alloc_iters in its iSLIP allocators only: its separable and wavefront allocators
+// make one pass whatever it says. Under router.preset = "booksim" an iteration count above 1 for
+// another allocator is refused rather than ignored: flitsim's allocators do iterate, so a silent
+// 1 would make the same key mean two things, and refusing tells the user who ported a BookSim2
+// file that its value had no effect there (docs/validation.md "BookSim2's conventions").
+void booksim_iteration_rule(const Params& router, const EngineConfig& c) {
+  if (router.get_str("preset", "flitsim") != "booksim") return;
+  const auto check = [&](int32_t iterations, Allocator a, const char* allocator) {
+    if (iterations <= 1 || a == Allocator::Islip) return;
+    const char* key = router.has("sa_iterations") && std::string(allocator) == "sw_allocator" ? "sa_iterations"
+                                                                                             : "alloc_iterations";
+    router.fail(key, "must be 1 with router.preset = \"booksim\" and router." + std::string(allocator) + " = \"" +
+                         router.get_str(allocator, "") + "\" (BookSim2's separable and wavefront allocators ignore "
+                         "alloc_iters; only its islip iterates), got " + std::to_string(iterations) +
+                         (std::string(allocator) == "vc_allocator"
+                              ? " (router.sa_iterations sets the switch allocator's alone)"
+                              : ""));
+  };
+  check(c.model.va_iterations, c.model.vc_allocator, "vc_allocator");
+  check(c.model.sa_iterations, c.model.sw_allocator, "sw_allocator");
+}
+
 // The router model's rules between keys (README "The model", docs/configuration.md).
 void router_rules(const Params& router, const Params& traffic, EngineConfig& c) {
   // router.sa_iterations, the older key, sets the switch allocator's iterations alone.
@@ -22,6 +44,10 @@ void router_rules(const Params& router, const Params& traffic, EngineConfig& c) 
   if (c.model.speculative && !c.model.va_sa_separate)
     router.fail("speculative", "needs router.va_sa = \"separate\" (with \"same-cycle\" a head already bids for "
                                "the switch in the cycle it wins its output VC)");
+  booksim_iteration_rule(router, c);
+  if (c.model.speculative && c.model.spec_lowest_priority && c.model.sw_allocator == Allocator::Wavefront)
+    router.fail("speculation", "\"lowest-priority\" needs a separable or islip router.sw_allocator (a wavefront "
+                               "allocator has no request priorities: use \"second-pass\")");
   parse_router_buffering(router, traffic, c);
 }
 
@@ -72,13 +98,15 @@ EngineConfig parse_sections(const Params& router, const Params& channels, const 
 }  // namespace
 
 EngineConfig parse_engine_config(const Params& router_given, const Params& channels, const Params& routing,
-                                 const Params& traffic, const Params& sim) {
+                                 const Params& traffic, const Params& sim, const std::string& topology_kind) {
+  // A preset's keys may depend on the topology and the routing (router_presets.cpp).
+  const std::string algorithm = routing.has("algorithm") ? routing.get_str("algorithm", "") : "min";
   try {
     // latency and va_sa from the stage delays (router_stage_delays.cpp), then a preset's keys where not given
-    const Params router = with_router_preset(with_router_stage_delays(router_given));
+    const Params router = with_router_preset(with_router_stage_delays(router_given), topology_kind, algorithm);
     return parse_sections(router, channels, routing, traffic, sim);
   } catch (const ConfigError& e) {
-    throw with_preset_origin(router_given, e);  // names the preset when it set the key
+    throw with_preset_origin(router_given, e, topology_kind, algorithm);  // names the preset when it set the key
   }
 }
 

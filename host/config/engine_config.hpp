@@ -100,9 +100,11 @@ struct EngineConfig {
 };
 
 // Reads the sections (already defaulted by the Python front end; defaults here too so the
-// C++ API is usable alone). Throws ConfigError naming the key and the rule.
+// C++ API is usable alone). Throws ConfigError naming the key and the rule. `topology_kind`
+// (topology.kind) and routing.algorithm pick a router.preset's per-topology keys.
 EngineConfig parse_engine_config(const Params& router, const Params& channels, const Params& routing,
-                                 const Params& traffic, const Params& sim);
+                                 const Params& traffic, const Params& sim,
+                                 const std::string& topology_kind = "dragonfly");
 
 // Builds the initial state for `cfg` on `topo`: sizes, parameters, topology tables, channel
 // rings, credits. Throws ConfigError for combinations the topology cannot support (too few

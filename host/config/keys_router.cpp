@@ -72,6 +72,9 @@ const std::vector<KeySpec>& router_keys() {
       booksim_name("vc_allocator", choice_key("router", "vc_allocator", kAllocators, FLITSIM_FIELD(model.vc_allocator), "VC allocator")),
       booksim_name("speculative", bool_key("router", "speculative", FLITSIM_FIELD(model.speculative),
                "heads bid for the switch in the cycle they win their VC, below every other request (va_sa separate)")),
+      choice_key("router", "speculation", {"second-pass", "lowest-priority"}, FLITSIM_FIELD(model.spec_lowest_priority),
+                 "with router.speculative: speculative requests in a second switch pass for what the first left, or "
+                 "in the one pass below every other request (BookSim2's spec_sw_allocator = prio)"),
       choice_key("router", "sw_input_arbiter", {"vc", "output"}, FLITSIM_FIELD(model.sw_input_by_output),
                  "a separable switch allocator's input stage picks a VC, or an output (BookSim2's iq router)"),
       choice_key("router", "eject_vc", {"last-class", "arrival"}, FLITSIM_FIELD(model.eject_on_arrival_class),

@@ -73,8 +73,9 @@ const std::vector<KeySpec>& routing_keys() {
                          "a left-going packet takes class 1 when it does not cross)"))),
       refuse_unread(readers(int_key("routing", "snapshot_period", 1, kMaxFlits, FLITSIM_FIELD(routing.snapshot_period),
                                 "cycles between congestion snapshots"))),
-      choice_key("routing", "selection", {"oblivious", "adaptive", "dmodk"}, FLITSIM_FIELD(routing.selection),
-                 "choice among equivalent next hops (unset: oblivious; updown: dmodk)"),
+      choice_key("routing", "selection", {"oblivious", "adaptive", "dmodk", "two-choice"}, FLITSIM_FIELD(routing.selection),
+                 "choice among equivalent next hops (unset: oblivious; updown: dmodk; two-choice: updown's less "
+                 "occupied of two random up ports, BookSim2's anca)"),
       filled(bool_key("routing", "deadlock_avoidance", FLITSIM_FIELD(routing.deadlock_avoidance),
                       "false: every hop on one VC class (to study deadlock)")),
   };

@@ -20,8 +20,9 @@ const std::vector<KeySpec>& traffic_keys() {
                        "flits per packet", "flits per packet (int32)"))),
         refuse_unread(read_by("shift group-shift", int_rules_key("traffic", "shift", INT64_MIN + 1, INT64_MAX,
                                                    "offset of shift (nodes) and group-shift (groups)"))),
-        filled(choice_key("traffic", "placement", {"contiguous", "random"}, FLITSIM_FIELD(traffic.placement),
-                          "process ranks on nodes: in order, or a random permutation per replica")),
+        filled(choice_key("traffic", "placement", {"contiguous", "random", "booksim-flatfly"}, FLITSIM_FIELD(traffic.placement),
+                          "process ranks on nodes: in order, a random permutation per replica, or BookSim2's flatfly "
+                          "node numbering (2-D HyperX)")),
         refuse_unread(read_by("hotspot", int_list_key("traffic", "hotspots", 0, FLITSIM_FIELD(traffic.hotspots),
                                         "the hotspot ranks"))),
         refuse_unread(read_by("hotspot", float_key("traffic", "hotspot_fraction", 0, 1, FLITSIM_FIELD(traffic.hotspot_fraction),

@@ -1,11 +1,24 @@
 #include "router_presets.hpp"
 
+#include <algorithm>
+
 namespace flitsim {
 
 namespace {
 PresetKey int_key(const char* k, int64_t v, const char* why) { return {k, true, v, "", why}; }
-PresetKey str_key(const char* k, const char* v, const char* why) { return {k, false, 0, v, why}; }
+PresetKey str_key(const char* k, const char* v, const char* why, std::vector<std::string> kinds = {},
+                  std::vector<std::string> algorithms = {}) {
+  return {k, false, 0, v, why, std::move(kinds), std::move(algorithms)};
+}
+
+bool listed(const std::vector<std::string>& names, const std::string& name) {
+  return names.empty() || std::find(names.begin(), names.end(), name) != names.end();
+}
 }  // namespace
+
+bool PresetKey::applies(const std::string& kind, const std::string& algorithm) const {
+  return listed(kinds, kind) && listed(algorithms, algorithm);
+}
 
 const std::vector<RouterPreset>& router_presets() {
   static const std::vector<RouterPreset> p = {
@@ -13,10 +26,22 @@ const std::vector<RouterPreset>& router_presets() {
       // BookSim2's `iq` router (docs/validation.md compares the two side by side).
       {"booksim",
        {str_key("va_sa", "separate", "vc_alloc_delay = sw_alloc_delay = 1: VC and switch allocation in separate cycles"),
-        str_key("vc_policy", "by-hop", "its dragonfly routings give each hop type one VC, ejection included"),
+        // BookSim2's routing function decides which VCs a hop may take: its dragonflynew routings
+        // give each hop type one VC, its fattree (nca), flatfly and k-ary n-cube routings offer
+        // every VC of a range (docs/validation.md "BookSim2's conventions in the preset").
+        str_key("vc_policy", "by-hop", "its dragonfly routings give each hop type one VC, ejection included",
+                {"dragonfly"}),
+        str_key("vc_policy", "spread",
+                "its fattree, flatfly, mesh and torus routings offer every VC of a range (and so does "
+                "every topology BookSim2 lacks)"),
+        str_key("eject_vc", "arrival", "its min_dragonflynew ejects a packet on the VC it arrived on",
+                {"dragonfly"}, {"min"}),
         str_key("sw_allocator", "separable-input-first", "its iq default sw_allocator = separable_input_first"),
         str_key("vc_allocator", "separable-input-first", "its iq default vc_allocator = separable_input_first"),
         int_key("alloc_iterations", 1, "its default alloc_iters = 1"),
+        str_key("speculation", "lowest-priority",
+                "its default spec_sw_allocator = prio: with speculative = 1 a speculative request joins the one "
+                "switch allocation at the lowest priority"),
         int_key("injection_delay", 1, "its injection channel takes one cycle more than its latency"),
         str_key("sw_input_arbiter", "output",
                 "its switch allocator takes one request per input and output: an input's arbiter picks an output, "
@@ -53,17 +78,29 @@ const std::vector<RouterPreset>& router_presets() {
   return p;
 }
 
-Params with_router_preset(const Params& router) {
+std::vector<PresetKey> preset_keys_for(const std::string& name, const std::string& kind, const std::string& algorithm) {
+  std::vector<PresetKey> out;
+  for (const RouterPreset& p : router_presets()) {
+    if (p.name != name) continue;
+    for (const PresetKey& k : p.keys) {
+      const bool taken = std::any_of(out.begin(), out.end(), [&](const PresetKey& o) { return o.key == k.key; });
+      if (!taken && k.applies(kind, algorithm)) out.push_back(k);
+    }
+  }
+  return out;
+}
+
+Params with_router_preset(const Params& router, const std::string& kind, const std::string& algorithm) {
   const std::string name = router.get_str("preset", router_presets().front().name);
-  const RouterPreset* preset = nullptr;
+  bool known = false;
   std::string names;
   for (const RouterPreset& p : router_presets()) {
-    if (p.name == name) preset = &p;
+    known = known || p.name == name;
     names += (names.empty() ? "\"" : ", \"") + p.name + "\"";
   }
-  if (!preset) router.fail("preset", "must be one of " + names + ", got \"" + name + "\"");
+  if (!known) router.fail("preset", "must be one of " + names + ", got \"" + name + "\"");
   Params out = router;
-  for (const PresetKey& k : preset->keys) {
+  for (const PresetKey& k : preset_keys_for(name, kind, algorithm)) {
     // A size given in bytes replaces the preset's size in flits.
     if (router.has(k.key) || router.has(k.key + "_bytes")) continue;
     // The cioq-only keys do not apply when the user picks the input-queued architecture.
@@ -75,17 +112,15 @@ Params with_router_preset(const Params& router) {
   return out;
 }
 
-ConfigError with_preset_origin(const Params& given, const ConfigError& e) {
+ConfigError with_preset_origin(const Params& given, const ConfigError& e, const std::string& kind,
+                               const std::string& algorithm) {
   const std::string msg = e.what(), name = given.get_str("preset", router_presets().front().name);
-  for (const RouterPreset& p : router_presets()) {
-    if (p.name != name) continue;
-    for (const PresetKey& k : p.keys) {
-      const std::string prefix = given.name(k.key) + ":";
-      if (msg.compare(0, prefix.size(), prefix) != 0 || given.has(k.key) || given.has(k.key + "_bytes")) continue;
-      const std::string value = k.is_int ? std::to_string(k.int_value) : "\"" + k.str_value + "\"";
-      return ConfigError(msg + " (" + given.name(k.key) + " = " + value + " comes from " + given.name("preset") +
-                         " = \"" + name + "\"; set it to override)");
-    }
+  for (const PresetKey& k : preset_keys_for(name, kind, algorithm)) {
+    const std::string prefix = given.name(k.key) + ":";
+    if (msg.compare(0, prefix.size(), prefix) != 0 || given.has(k.key) || given.has(k.key + "_bytes")) continue;
+    const std::string value = k.is_int ? std::to_string(k.int_value) : "\"" + k.str_value + "\"";
+    return ConfigError(msg + " (" + given.name(k.key) + " = " + value + " comes from " + given.name("preset") +
+                       " = \"" + name + "\"; set it to override)");
   }
   return e;
 }

@@ -210,9 +210,11 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
   // Selection: random per packet and hop unless adaptive; up*/down* defaults to D-mod-k.
   const std::string& sel = cfg.routing.selection;
   const bool dmodk = flags & kDModK;
-  if (sel == "dmodk" && !dmodk)
-    where.fail("selection", "\"dmodk\" only applies to algorithm " + with_flag(kDModK) + " (trees), not \"" + alg + "\"");
+  if ((sel == "dmodk" || sel == "two-choice") && !dmodk)
+    where.fail("selection", "\"" + sel + "\" only applies to algorithm " + with_flag(kDModK) + " (trees), not \"" + alg +
+                                "\"");
   prm.routing.selection = sel == "adaptive"                          ? Selection::Adaptive
+                  : sel == "two-choice"                        ? Selection::TwoChoice
                   : (sel == "dmodk" || (sel.empty() && dmodk)) ? Selection::DModK
                                                                : Selection::Oblivious;
   // UGAL-L and the weighted HyperX routings (fixed point, see SimParams); unset keys take the

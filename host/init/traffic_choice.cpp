@@ -178,7 +178,8 @@ TrafficTables choose_pattern(const Topology& t, const EngineConfig& cfg, SimPara
   int32_t len = 0;
   if (prm.traffic.pattern == PatternKind::RandPerm || !tables.fixed.empty()) prm.traffic.tr_perm = len, len += int32_t(N);
   if (prm.traffic.pattern == PatternKind::Urb) prm.traffic.tr_hx = len, len += int32_t(tables.hx.size());
-  if (cfg.traffic.placement == "random" && prm.traffic.pattern != PatternKind::Uniform) {
+  if (cfg.traffic.placement == "booksim-flatfly") tables.node_of = booksim_flatfly_nodes(t, c.where);
+  if (cfg.traffic.placement != "contiguous" && prm.traffic.pattern != PatternKind::Uniform) {
     prm.traffic.tr_rank = len, len += int32_t(N);
     prm.traffic.tr_node = len, len += int32_t(N);
   }
@@ -233,7 +234,8 @@ void fill_traffic_table(const EngineConfig& cfg, const SimParams& prm, const Siz
     std::copy(perm.begin(), perm.end(), tab + prm.traffic.tr_perm);
   }
   if (prm.traffic.tr_rank >= 0) {
-    std::vector<int32_t> node_of = seeded_permutation(N, seed, 2);  // rank -> node
+    // rank -> node: BookSim2's flatfly numbering, or a random permutation
+    std::vector<int32_t> node_of = tables.node_of.empty() ? seeded_permutation(N, seed, 2) : tables.node_of;
     for (int32_t k = 0; k < N; ++k) tab[prm.traffic.tr_node + k] = node_of[k], tab[prm.traffic.tr_rank + node_of[k]] = k;
   }
   if (prm.traffic.tr_hot >= 0)

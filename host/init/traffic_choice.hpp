@@ -19,6 +19,7 @@ std::vector<std::string> pattern_names();
 struct TrafficTables {
   std::vector<int32_t> fixed;  // rank -> rank map (rule_table: worst-case, swap2, dcr)
   std::vector<int32_t> hx;     // urb: [D, T, widths[D], targeted[D]]
+  std::vector<int32_t> node_of;  // placement "booksim-flatfly": rank -> node (traffic_maps.hpp)
 };
 
 // Sets prm.traffic.pattern and its parameters, the table layout (prm.tr_*, sz.tr_len) and returns the

@@ -13,6 +13,23 @@ HxShape hyperx_shape(const Topology& t, const Params& where, const std::string& 
   return h;
 }
 
+std::vector<int32_t> booksim_flatfly_nodes(const Topology& t, const Params& where) {
+  const int64_t T = t.kind == "hyperx" ? int64_t(t.attrs.at("terminals")) : 0;
+  int64_t r = 1;
+  while (r * r < T) ++r;
+  if (t.kind != "hyperx" || t.tables.at("widths").size() != 2 || r * r != T)
+    where.fail("placement", "\"booksim-flatfly\" needs a 2-D hyperx whose terminals per router is a square (BookSim2's "
+                            "flatfly with xr = yr), not " + t.kind + (t.kind == "hyperx" ? " with " + std::to_string(
+                            t.tables.at("widths").size()) + " dimensions and " + std::to_string(T) + " terminals" : ""));
+  const int64_t W0 = t.tables.at("widths")[0], W1 = t.tables.at("widths")[1], cols = W0 * r;
+  std::vector<int32_t> node_of(size_t(W0 * W1 * T));
+  for (int64_t b = 0; b < int64_t(node_of.size()); ++b) {
+    const int64_t col = b % cols, row = b / cols;
+    node_of[size_t(b)] = int32_t((col / r + W0 * (row / r)) * T + r * (row % r) + col % r);
+  }
+  return node_of;
+}
+
 bool is_cube(const Topology& t) { return t.kind == "torus" || t.kind == "mesh"; }
 
 std::vector<int32_t> cube_digit_map(const Topology& t, int64_t N, bool tornado) {

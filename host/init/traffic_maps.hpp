@@ -44,6 +44,13 @@ std::vector<int32_t> swap2_map(const HxShape& h, const std::vector<int64_t>& dim
 std::vector<int32_t> dcr_map(const HxShape& h, const Params& where, int64_t N);
 // Rank k -> k + shift (mod N).
 std::vector<int32_t> shift_map(int64_t N, int64_t shift);
+// traffic.placement = "booksim-flatfly": BookSim2's flatfly numbers its nodes row by row over the
+// grid of W_0·r x W_1·r nodes in which each router owns an r x r block (xr = yr = r, c = r²),
+// and maps a node to its router with flatfly_transformation. Rank b (BookSim2's node b, at
+// column b mod (W_0·r), row b div (W_0·r)) runs on flitsim's router (col div r, row div r),
+// terminal r·(row mod r) + (col mod r). Needs a 2-D HyperX with a square number of terminals.
+std::vector<int32_t> booksim_flatfly_nodes(const Topology& t, const Params& where);
+
 // The topology's adversarial pattern for minimal routing (docs/traffic.md "worst-case"): the
 // map its kind registered (FLITSIM_REGISTER_WORST_CASE, next to each builder).
 std::vector<int32_t> worst_case_map(const Topology& t, const Params& where);

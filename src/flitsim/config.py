@@ -51,9 +51,12 @@ TOPOLOGY_DEFAULTS: dict[str, dict[str, Any]] = {"dragonfly": {"p": 4, "a": 8, "h
 ALGORITHMS = tuple(dict.fromkeys(r["algorithm"] for r in _core.routings()))
 PATTERNS = tuple(_core.patterns())
 
-# Every router.preset and its [router] keys (host/config/router_presets.cpp): a key the preset sets
-# replaces that key's default here (_router_defaults).
+# Every router.preset and its [router] keys (host/config/router_presets.cpp) whose value is the same
+# on every topology and routing; ROUTER_PRESET_RULES lists every entry, the per-topology ones
+# included (the booksim preset's vc_policy and eject_vc follow BookSim2's routing functions). A
+# key the preset sets replaces that key's default here (_router_defaults).
 ROUTER_PRESETS: dict[str, dict[str, Any]] = dict(_core.router_presets())
+ROUTER_PRESET_RULES: tuple[dict[str, Any], ...] = tuple(_core.router_preset_rules())
 # The [router] stage-delay keys (host/config/router_stage_delays.cpp): BookSim2's pipeline stages, the
 # four that state router.latency and va_sa first, then credit_delay. Any of the four replaces
 # router.latency's default (the engine derives it; _router_defaults).
@@ -144,14 +147,16 @@ def _normalize_channels(sec: dict[str, Any]) -> dict[str, Any]:
     return {"latency": out.pop("latency"), **dict(sorted(out.items()))}
 
 
-def _router_defaults(sec: dict[str, Any]) -> dict[str, Any]:
-    """[router] defaults: a preset's value replaces a key's default (explicit keys still win),
+def _router_defaults(sec: dict[str, Any], kind: Any, algorithm: Any) -> dict[str, Any]:
+    """[router] defaults: a preset's value replaces a key's default (explicit keys still win;
+    `kind` and `algorithm`, topology.kind and routing.algorithm, pick its per-topology values),
     a size given in bytes (buffer_bytes) replaces the default size in flits (buffer), and the
     stage delays replace router.latency; the engine refuses both given together (unless they
     agree, for the stage delays)."""
     out = dict(DEFAULTS["router"])
     name = sec.get("preset")  # checked below with the other keys; a list or table is not a name
-    preset = ROUTER_PRESETS.get(name, {}) if isinstance(name, str) else {}
+    preset = (_core.router_preset_keys(name, str(kind), str(algorithm))
+              if isinstance(name, str) and name in ROUTER_PRESETS else {})
     out.update({k: v for k, v in preset.items() if k in out})
     for key in list(out):
         if f"{key}_bytes" in sec and key not in sec:
@@ -161,9 +166,9 @@ def _router_defaults(sec: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _normalize_section(name: str, sec: dict[str, Any]) -> dict[str, Any]:
+def _normalize_section(name: str, sec: dict[str, Any], kind: Any = None, algorithm: Any = None) -> dict[str, Any]:
     rules = SCHEMA[name]
-    out = _router_defaults(sec) if name == "router" else dict(DEFAULTS[name])
+    out = _router_defaults(sec, kind, algorithm) if name == "router" else dict(DEFAULTS[name])
     for key, v in sec.items():
         if key not in rules:
             raise _unknown_key(name, key, tuple(rules))
@@ -194,6 +199,9 @@ def normalize(cfg: Mapping[str, Any]) -> dict[str, Any]:
             tables = sec.pop("class")
             out[name] = _normalize_section(name, sec)
             out[name]["class"] = normalize_classes(tables, out[name])
+        elif name == "router":  # a preset's keys may depend on the topology and the routing
+            algorithm = _section_dict(cfg, "routing").get("algorithm", DEFAULTS["routing"]["algorithm"])
+            out[name] = _normalize_section(name, sec, out["topology"]["kind"], algorithm)
         else:
             out[name] = _normalize_section(name, sec)
     traffic = out["traffic"]

@@ -252,12 +252,27 @@ def booksim_table() -> str:
 
 
 def preset_table(name: str = "booksim") -> str:
-    """The [router] keys router.preset = NAME sets and their values
-    (host/config/router_presets.cpp), for docs/booksim.md."""
-    presets = dict(_core.router_presets())   # as config.ROUTER_PRESETS (no import cycle)
-    rows = ["| flitsim key | value the preset sets |", "|---|---|"]
-    rows += [f"| `router.{k}` | `{show(v)}` |" for k, v in presets[name].items()]
+    """The [router] keys router.preset = NAME sets, their values and where each applies
+    (host/config/router_presets.cpp; a key listed twice takes its first row that applies),
+    for docs/booksim.md."""
+    def where(names: list[str], every: str) -> str:
+        return ", ".join(f"`{n}`" for n in names) if names else every
+    rows = ["| flitsim key | value the preset sets | on topologies | with routings |", "|---|---|---|---|"]
+    rows += [f"| `router.{r['key']}` | `{show(r['value'])}` | {where(r['kinds'], 'the others' if seen else 'every kind')} "
+             f"| {where(r['algorithms'], 'every routing')} |"
+             for r, seen in _with_seen([r for r in _core.router_preset_rules() if r["preset"] == name])]
     return "\n".join(rows) + "\n"
+
+
+def _with_seen(rules: list[dict]) -> list[tuple[dict, bool]]:
+    """Each rule with whether an earlier rule sets the same key (then an unconditional rule
+    applies to the other topologies only)."""
+    keys: set[str] = set()
+    out = []
+    for r in rules:
+        out.append((r, r["key"] in keys))
+        keys.add(r["key"])
+    return out
 
 
 _REGION = "<!-- keys:{0} (generated: python -m flitsim.config_keys --update docs/configuration.md) -->\n"
