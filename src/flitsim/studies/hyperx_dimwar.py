@@ -28,9 +28,11 @@ HX_ROUTINGS = {"DOR": {"algorithm": "dor"}, "VAL": {"algorithm": "valiant"},
 # Table-only columns: what the choices above replace, measured in the same runs' conditions.
 HX_REFERENCE = {"UGAL (table)": {"algorithm": "ugal"},   # the generic table UGAL: any minimal route
                 "DimWAR (port)": {"algorithm": "dimwar", "sensing": "port"},
-                "OmniWAR (port)": {"algorithm": "omniwar", "sensing": "port"}}
+                "OmniWAR (port)": {"algorithm": "omniwar", "sensing": "port"},
+                # DAL (Ahn et al., P4's related adaptive routing; docs/routing.md), sensing as the WARs
+                "DAL": {"algorithm": "dal", "sensing": "class"}}
 HX_LABELS = {"dor": "DOR", "valiant": "VAL", "ugal-dor": "UGAL", "ugal": "UGAL (table)", "clos-ad": "Clos-AD",
-             "dimwar": "DimWAR", "omniwar": "OmniWAR"}
+             "dimwar": "DimWAR", "omniwar": "OmniWAR", "dal": "DAL"}
 
 # sim.drain_limit in multiples of Valiant's zero-load latency (hx_valiant_zero_load): room for
 # the measured packets of a run below saturation to arrive, whatever the channel latencies.
@@ -134,8 +136,8 @@ def hyperx_dimwar(out: pathlib.Path, quick: bool, backend, threads, progress) ->
     table = (f"Accepted throughput at full offered load (offered 1.0, not a saturation search), "
              f"{'x'.join(map(str, base['topology']['widths']))} HyperX, {T} terminals per router, "
              f"router.preset = \"{base['router'].get('preset', 'flitsim')}\" (in parentheses: the paper's "
-             "statement, scaled to this size; the last three columns: the generic table UGAL and the "
-             "WARs with port sensing, for reference)\n\n" +
+             "statement, scaled to this size; the last four columns, for reference: the generic table "
+             "UGAL, the WARs with port sensing, and DAL with class sensing)\n\n" +
              _md(["traffic"] + names + refs, rows) +
              f"\nCells: mean ± 95 % Student-t half-width over seeds {', '.join(map(str, STUDY_SEEDS))}; "
              f"sim.drain_limit = {HX_DRAIN_FACTOR} × {zero_load:,} cycles (Valiant's zero-load latency "
