@@ -153,7 +153,10 @@ def test_json_and_sweep_tables_list_the_classes(tmp_path, capsys):
     (back,) = read_results(h5)
     assert [c.packets_measured for c in back.classes] == [c["packets_measured"] for c in out["classes"]]
     assert main(["show", str(h5)]) == 0
-    assert "accepted_c1" in capsys.readouterr().out
+    shown = capsys.readouterr().out
+    assert "accepted_c1" in shown
+    lines = [ln.split() for ln in shown.splitlines()]
+    assert ["class", "1", "load=0.2,", "pattern=bitcomp"] in lines   # one line per class
     assert main(["sweep", str(path), "--over", "traffic.class.1.load=0.1,0.2", "--threads", "1"]) == 0
     table = capsys.readouterr().out
     assert "accepted_c1" in table and "latency_mean_c0" in table

@@ -210,7 +210,13 @@ def cmd_show(args: argparse.Namespace) -> int:
     if "workload" in cfg:
         head.append(("workload", f"{len(cfg['workload'].get('jobs', []))} job(s)"))
     else:
-        head.append(("traffic", _fmt(cfg.get("traffic", {}))))
+        traffic = dict(cfg.get("traffic", {}))
+        classes = traffic.pop("class", None)
+        if classes:  # [[traffic.class]]: one line per class (the [traffic] table's own keys first)
+            head.append(("traffic", _fmt(traffic) + f"; {len(classes)} traffic classes:"))
+            head.extend((f"  class {i}", _fmt(c)) for i, c in enumerate(classes))
+        else:
+            head.append(("traffic", _fmt(traffic)))
     sim = cfg.get("sim", {})
     head.append(("sim", f"warmup {sim.get('warmup', '-')}, measure {sim.get('measure', '-')}"))
     if sweep:
