@@ -15,8 +15,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))  # run from a checkout without installing
 
+# The installed flitsim (its engine is compiled: a checkout's src/ alone cannot import; putting
+# it first hid a non-editable install and failed).
 from flitsim import topology as T  # noqa: E402
 
 

@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from .histograms import hist_percentile
+
 # Keys of ClassResult.summary(): the `classes` objects of `flitsim run --json`.
 CLASS_SUMMARY_KEYS = (
     "index", "priority", "load", "offered", "accepted", "latency_mean", "latency_p50", "latency_p99",
@@ -62,17 +64,14 @@ class ClassResult:
 
     @property
     def latency_p50(self) -> float:
-        from .results import hist_percentile
         return hist_percentile(self.latency_hist, 0.50)
 
     @property
     def latency_p99(self) -> float:
-        from .results import hist_percentile
         return hist_percentile(self.latency_hist, 0.99)
 
     @property
     def network_latency_p99(self) -> float:
-        from .results import hist_percentile
         return hist_percentile(self.network_latency_hist, 0.99)
 
     @property

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from . import _core
+from .histograms import hist_percentile
 from .workload.result import WorkloadResult
 
 # Keys of `Result.summary()`, the object `flitsim run --json` prints.
@@ -26,17 +27,6 @@ REPLY_SUMMARY_KEYS = (
     "round_trip_latency_mean", "round_trip_latency_p99", "accepted_request", "accepted_reply",
     "requests_measured", "replies_measured",
 )
-
-
-def hist_percentile(hist: np.ndarray, q: float) -> float:
-    """Smallest bin value v with at least q of the mass at or below v (bins are 1 cycle wide;
-    the last bin counts everything at or above its index)."""
-    total = int(hist.sum())
-    if total == 0:
-        return float("nan")
-    target = q * total
-    cum = np.cumsum(hist)
-    return float(np.searchsorted(cum, target - 1e-9 * total, side="left"))
 
 
 def _t_quantile(confidence: float, dof: int) -> float:
