@@ -3,10 +3,6 @@ Duato's condition in check_deadlock (escape VC 0 with DOR, every other VC adapti
 3-D and non-uniform HyperX, the VCs it needs, delivery of every packet, the hop bound of at
 most one deroute per unaligned dimension, minimal routes at low load, gains over DOR under
 bit complement, and independence of thread count."""
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +11,7 @@ import pytest
 import flitsim
 from flitsim import topology as T
 from flitsim.deadlock import check_deadlock, dependency_graph, escape_graph, find_cycle, route_candidates
-from conftest import small_dragonfly
+from conftest import run_engine_script, small_dragonfly
 from test_engine import assert_identical
 
 
@@ -153,16 +149,8 @@ def test_rerouting_and_deroute_state_are_independent_of_step_order(order):
     # Waiting heads are routed again from the output VCs' owners and credits, and a deroute
     # enters the packet state at the next router: any router order, and the warp executor of
     # the CUDA schedules, must give the same run.
-    here = str(Path(__file__).parent)
-    runs = []
-    for env_order in (None, order):
-        env = dict(os.environ, OMP_NUM_THREADS="1")
-        if env_order:
-            env["FLITSIM_STEP_ORDER"] = env_order
-        proc = subprocess.run([sys.executable, "-c", SCRIPT.format(here=here)], env=env, capture_output=True,
-                              text=True, timeout=600)
-        assert proc.returncode == 0, proc.stderr[-3000:]
-        runs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    script = SCRIPT.format(here=str(Path(__file__).parent))
+    runs = [run_engine_script(script, order=o) for o in (None, order)]
     assert runs[0] == runs[1] and runs[0]["accepted"] > 0 and runs[0]["nonminimal"] > 0
 
 

@@ -3,10 +3,6 @@ routing.algorithm = "min-adapt", cuda/routing/torus_min_adapt.cuh): Duato's cond
 check_deadlock (the escape sub-network with its indirect dependencies through adaptive VCs),
 the VC classes it needs, minimal routes, the fall-back to the escape VC under load, and
 independence of thread count and step order (waiting heads are routed again every cycle)."""
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +11,7 @@ import pytest
 import flitsim
 from flitsim import topology as T
 from flitsim.deadlock import check_deadlock, dependency_graph, escape_graph, find_cycle, route_candidates
+from conftest import run_engine_script
 from test_engine import assert_identical
 from test_torus_mesh import config, cube, run, wraps
 
@@ -140,14 +137,6 @@ def step_order_case():
 def test_rerouting_is_independent_of_step_order(order):
     # The re-routed heads read output VC owners and credits in the route step: any port or
     # router order, and the warp executor of the CUDA schedules, must give the same run.
-    here = str(Path(__file__).parent)
-    runs = []
-    for env_order in (None, order):
-        env = dict(os.environ, OMP_NUM_THREADS="1")
-        if env_order:
-            env["FLITSIM_STEP_ORDER"] = env_order
-        proc = subprocess.run([sys.executable, "-c", SCRIPT.format(here=here)], env=env, capture_output=True,
-                              text=True, timeout=600)
-        assert proc.returncode == 0, proc.stderr[-3000:]
-        runs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    script = SCRIPT.format(here=str(Path(__file__).parent))
+    runs = [run_engine_script(script, order=o) for o in (None, order)]
     assert runs[0] == runs[1] and runs[0]["accepted"] > 0

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .histograms import hist_percentile
+from .histograms import MeasuredPackets
 
 # Keys of ClassResult.summary(): the `classes` objects of `flitsim run --json`.
 CLASS_SUMMARY_KEYS = (
@@ -22,7 +22,7 @@ CLASS_SUMMARY_KEYS = (
 
 
 @dataclass
-class ClassResult:
+class ClassResult(MeasuredPackets):
     """One traffic class's statistics; loads and throughputs in flits/node/cycle over all the
     network's nodes (so the classes' add up to the totals)."""
     index: int
@@ -38,46 +38,6 @@ class ClassResult:
     hops_sum: int
     latency_hist: np.ndarray
     network_latency_hist: np.ndarray
-
-    @property
-    def offered(self) -> float:
-        return self.created_flits / (self.nodes * self.measure)
-
-    @property
-    def accepted(self) -> float:
-        return self.ejected_flits / (self.nodes * self.measure)
-
-    def _mean(self, total: int) -> float:
-        return total / self.packets_measured if self.packets_measured else float("nan")
-
-    @property
-    def latency_mean(self) -> float:
-        return self._mean(self.latency_sum)
-
-    @property
-    def network_latency_mean(self) -> float:
-        return self._mean(self.network_latency_sum)
-
-    @property
-    def hops_mean(self) -> float:
-        return self._mean(self.hops_sum)
-
-    @property
-    def latency_p50(self) -> float:
-        return hist_percentile(self.latency_hist, 0.50)
-
-    @property
-    def latency_p99(self) -> float:
-        return hist_percentile(self.latency_hist, 0.99)
-
-    @property
-    def network_latency_p99(self) -> float:
-        return hist_percentile(self.network_latency_hist, 0.99)
-
-    @property
-    def latency_max(self) -> float:
-        nz = np.nonzero(self.latency_hist)[0]
-        return float(nz[-1]) if nz.size else float("nan")
 
     def summary(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in CLASS_SUMMARY_KEYS}

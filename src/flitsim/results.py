@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from . import _core
-from .histograms import hist_percentile
+from .histograms import MeasuredPackets, hist_percentile
 from .workload.result import WorkloadResult
 
 # Keys of `Result.summary()`, the object `flitsim run --json` prints.
@@ -66,7 +66,7 @@ def _with_engine_statistics(cls):
 
 
 @_with_engine_statistics
-class Result:
+class Result(MeasuredPackets):
     """One replica's statistics. Loads and throughputs are in flits/node/cycle."""
 
     backend: str
@@ -99,29 +99,6 @@ class Result:
                 f"nodes={self.nodes} cycles={self.cycles} backend={self.backend}>")
 
     # Derived values -----------------------------------------------------------------
-    @property
-    def offered(self) -> float:
-        return self.created_flits / (self.nodes * self.measure)
-
-    @property
-    def accepted(self) -> float:
-        return self.ejected_flits / (self.nodes * self.measure)
-
-    def _mean(self, total: int) -> float:
-        return total / self.packets_measured if self.packets_measured else float("nan")
-
-    @property
-    def latency_mean(self) -> float:
-        return self._mean(self.latency_sum)
-
-    @property
-    def network_latency_mean(self) -> float:
-        return self._mean(self.network_latency_sum)
-
-    @property
-    def hops_mean(self) -> float:
-        return self._mean(self.hops_sum)
-
     @property
     def nonminimal_fraction(self) -> float:
         return self._mean(self.nonminimal_packets)
@@ -173,23 +150,6 @@ class Result:
     def accepted_request(self) -> float:
         """Request flits accepted (all accepted flits without replies): compare with `offered`."""
         return (self.ejected_flits - self.reply_ejected_flits) / (self.nodes * self.measure)
-
-    @property
-    def latency_p50(self) -> float:
-        return hist_percentile(self.latency_hist, 0.50)
-
-    @property
-    def latency_p99(self) -> float:
-        return hist_percentile(self.latency_hist, 0.99)
-
-    @property
-    def latency_max(self) -> float:
-        nz = np.nonzero(self.latency_hist)[0]
-        return float(nz[-1]) if nz.size else float("nan")
-
-    @property
-    def network_latency_p99(self) -> float:
-        return hist_percentile(self.network_latency_hist, 0.99)
 
     @property
     def latency_p90(self) -> float:
