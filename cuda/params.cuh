@@ -93,7 +93,7 @@ struct RoutingParams {
   bool valiant_any = false;   // dragonfly Valiant: any router of the intermediate group
   bool valiant_node = false;  // routing.valiant = "node": the intermediate is a random node's router (BookSim2)
   bool valiant_dims = false;  // routing.valiant = "differing-dims": random only where source and destination differ
-  bool ugal_downstream = false;  // routing.congestion = "downstream": UGAL-L senses port_occupancy only
+  bool downstream_only = false;  // routing.congestion = "downstream": adaptive choices sense port_occupancy only
   bool df_booksim_vcs = false;   // routing.vc_scheme = "booksim": dragonfly UGAL-L on BookSim2's VCs
   bool decide_at_injection = false;  // routing.decide_at_injection: UGAL-L decides as the packet is injected
   bool reroute_waiting = false;  // kReroutesWaiting: heads without an output VC are routed each cycle

@@ -43,9 +43,9 @@ inline VcClasses classes_hyperx_dal(const ClassInputs&) { return {2, 1, 1}; }
 // The congestion DAL weighs for output gp (routing.sensing): the whole port, or the adaptive
 // VCs [lo, hi) (absolute) downstream plus the flits queued here for gp.
 FLITSIM_HD int dal_congestion(const SimView& s, int rep, int gp, int lo, int hi) {
-  if (s.prm.routing.sensing == Sensing::Port) return port_congestion(s, rep, gp);
+  if (s.prm.routing.sensing == Sensing::Port) return port_occupancy(s, rep, gp) + local_demand(s, rep, gp);
   const int q = (hi - lo) * s.sz.B - free_credits(s, rep, gp, lo, hi);
-  return q + (s.sz.demand_P ? s.port_demand[s.pp(rep, gp)] : 0);
+  return q + local_demand(s, rep, gp);
 }
 
 FLITSIM_HD RouteChoice route_hyperx_dal(const SimView& s, int rep, int r, const PacketInfo& p) {
@@ -94,7 +94,7 @@ FLITSIM_HD RouteChoice route_hyperx_dal(const SimView& s, int rep, int r, const 
 }
 
 // Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
-constexpr RoutingTraits traits_hyperx_dal{"DAL", "offset sensing", kReroutesWaiting | kEscapeSubnetwork, 0, 4,
+constexpr RoutingTraits traits_hyperx_dal{"DAL", "offset sensing congestion", kReroutesWaiting | kEscapeSubnetwork, 0, 4,
                                            kDalPendingShift};  // at most 16 dimensions: bits 0..15 of pk_route
 
 }  // namespace flitsim

@@ -38,6 +38,6 @@ FLITSIM_HD RouteChoice route_hyperx_dimwar(const SimView& s, int rep, int r, con
 }
 
 // Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
-constexpr RoutingTraits traits_hyperx_dimwar{"DimWAR", "offset sensing", 0, 0, 4};
+constexpr RoutingTraits traits_hyperx_dimwar{"DimWAR", "offset sensing congestion", 0, 0, 4};
 
 }  // namespace flitsim

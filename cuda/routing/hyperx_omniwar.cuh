@@ -47,6 +47,6 @@ FLITSIM_HD RouteChoice route_hyperx_omniwar(const SimView& s, int rep, int r, co
 }
 
 // Its keys, defaults, label and flags (route_choice.cuh, RoutingTraits).
-constexpr RoutingTraits traits_hyperx_omniwar{"OmniWAR", "offset deroutes multi_deroute sensing", 0, 0, 4};
+constexpr RoutingTraits traits_hyperx_omniwar{"OmniWAR", "offset deroutes multi_deroute sensing congestion", 0, 0, 4};
 
 }  // namespace flitsim

@@ -170,11 +170,18 @@ FLITSIM_HD int port_congestion(const SimView& s, int rep, int gp) {
   return port_occupancy(s, rep, gp) + (s.sz.demand_P ? s.port_demand[s.pp(rep, gp)] : 0);
 }
 
-// The congestion a UGAL-L decision senses for output gp (routing.congestion): port_congestion,
-// or with "downstream" the downstream occupancy alone (BookSim2's UGAL reads only the credits
-// in use of an output, GetUsedCredit, not the flits waiting for it at this router).
+// The flits waiting here for output gp that the routings reading routing.congestion (UGAL-L, DimWAR,
+// OmniWAR, DAL) add to what they sense downstream: port_demand, or none with "downstream", the
+// credits in use alone (BookSim2's UGAL reads only GetUsedCredit; SuperSim's routers with
+// congestion_mode "downstream" count a flit once the crossbar moves it toward the output, so
+// neither sees the heads already routed to gp that wait in this router's input VCs).
+FLITSIM_HD int local_demand(const SimView& s, int rep, int gp) {
+  return s.sz.demand_P && !s.prm.routing.downstream_only ? s.port_demand[s.pp(rep, gp)] : 0;
+}
+
+// The congestion a UGAL-L decision senses for output gp (routing.congestion).
 FLITSIM_HD int ugal_port_queue(const SimView& s, int rep, int gp) {
-  return s.prm.routing.ugal_downstream ? port_occupancy(s, rep, gp) : port_congestion(s, rep, gp);
+  return port_occupancy(s, rep, gp) + local_demand(s, rep, gp);
 }
 
 // One of the n parallel ports base .. base+n−1 (trunked links to one neighbour): drawn at

@@ -32,7 +32,7 @@ struct RoutingKeys {
   std::string algorithm = "min";
   std::string selection;           // oblivious, adaptive, dmodk
   std::string valiant;             // restricted, any, node, differing-dims
-  std::string congestion;          // UGAL-L sensing: port (unset), downstream
+  std::string congestion;          // UGAL-L, DimWAR, OmniWAR, DAL sensing: port (unset), downstream
   std::string vc_scheme;           // unset (the routing's own), booksim (dragonfly UGAL-L)
   int32_t n_indirect = -1, offset = -1, deroutes = -1;
   double penalty = 1.0, threshold = 0;

@@ -205,7 +205,7 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
     where.fail("valiant", "\"node\" applies to algorithms \"valiant\" and \"ugal\", not \"" + alg + "\"");
   prm.routing.valiant_node = node;
   prm.routing.valiant_dims = cfg.routing.valiant == "differing-dims";
-  prm.routing.ugal_downstream = cfg.routing.congestion == "downstream";
+  prm.routing.downstream_only = cfg.routing.congestion == "downstream";
   prm.routing.df_booksim_vcs = cfg.routing.vc_scheme == "booksim";
   // Selection: random per packet and hop unless adaptive; up*/down* defaults to D-mod-k.
   const std::string& sel = cfg.routing.selection;
