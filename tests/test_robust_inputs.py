@@ -87,8 +87,8 @@ def test_unread_refusals_name_the_readers():
     for sections, why in cases:
         with pytest.raises(ConfigError, match=why):
             refuse_unread_keys(normalize(_cfg(**sections)))
-    with pytest.raises(ValueError, match=r'^routing\.congestion: "port" applies to algorithms "ugal" and '
-                                         r'"ugal-dor", not "min" on dragonfly$'):
+    with pytest.raises(ValueError, match=r'^routing\.congestion: "port" applies to algorithms "ugal", "dimwar", '
+                                         r'"omniwar", "ugal-dor" and "dal", not "min" on dragonfly$'):
         flitsim.run(normalize(_cfg(routing={"congestion": "port"})), backend="cpu", progress=False)
 
 
