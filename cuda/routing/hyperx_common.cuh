@@ -36,9 +36,10 @@ FLITSIM_HD Hx hyperx(const SimView& s) { return Hx{s.rt_table}; }
 // The congestion DimWAR and OmniWAR weigh for output gp (routing.sensing): the whole port
 // (downstream occupancy of all V VCs), or with "class" the downstream occupancy of the VCs of
 // class cls only; either plus the flits queued here for gp unless routing.congestion =
-// "downstream" (local_demand). SuperSim's HyperX routings with port outputs sum the congestion of the VCs of
-// the packet's next VC set only: OmniWAR's packets (one class per hop) then weigh the packets
-// at the same hop stage, not those of every stage (docs/routing.md has the measured effect).
+// "downstream" (local_demand). SuperSim's HyperX routings with port outputs sum the congestion
+// of the VCs of the packet's next VC set only: OmniWAR's packets (one class per hop) then weigh
+// the packets at the same hop stage, not those of every stage (docs/routing.md has the measured
+// effect).
 // `vc_base`: the first VC of the packet's message class (PacketInfo::vc_base).
 FLITSIM_HD int hx_congestion(const SimView& s, int rep, int gp, int cls, int vc_base) {
   if (s.prm.routing.sensing == Sensing::Port) return port_occupancy(s, rep, gp) + local_demand(s, rep, gp);
