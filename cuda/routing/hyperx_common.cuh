@@ -42,7 +42,7 @@ FLITSIM_HD Hx hyperx(const SimView& s) { return Hx{s.rt_table}; }
 // effect).
 // `vc_base`: the first VC of the packet's message class (PacketInfo::vc_base).
 FLITSIM_HD int hx_congestion(const SimView& s, int rep, int gp, int cls, int vc_base) {
-  if (s.prm.routing.sensing == Sensing::Port) return port_occupancy(s, rep, gp) + local_demand(s, rep, gp);
+  if (s.prm.routing.sensing == Sensing::Port) return ugal_port_queue(s, rep, gp);
   const int lo = vc_base + s.class_vc_lo(cls), hi = vc_base + s.class_vc_hi(cls);
   const int q = (hi - lo) * s.sz.B - free_credits(s, rep, gp, lo, hi);
   return q + local_demand(s, rep, gp);

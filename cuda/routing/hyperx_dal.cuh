@@ -43,7 +43,7 @@ inline VcClasses classes_hyperx_dal(const ClassInputs&) { return {2, 1, 1}; }
 // The congestion DAL weighs for output gp (routing.sensing): the whole port, or the adaptive
 // VCs [lo, hi) (absolute) downstream plus the flits queued here for gp.
 FLITSIM_HD int dal_congestion(const SimView& s, int rep, int gp, int lo, int hi) {
-  if (s.prm.routing.sensing == Sensing::Port) return port_occupancy(s, rep, gp) + local_demand(s, rep, gp);
+  if (s.prm.routing.sensing == Sensing::Port) return ugal_port_queue(s, rep, gp);
   const int q = (hi - lo) * s.sz.B - free_credits(s, rep, gp, lo, hi);
   return q + local_demand(s, rep, gp);
 }

@@ -179,7 +179,8 @@ FLITSIM_HD int local_demand(const SimView& s, int rep, int gp) {
   return s.sz.demand_P && !s.prm.routing.downstream_only ? s.port_demand[s.pp(rep, gp)] : 0;
 }
 
-// The congestion a UGAL-L decision senses for output gp (routing.congestion).
+// The congestion UGAL-L, and DimWAR, OmniWAR and DAL with port sensing, sense for output gp
+// (routing.congestion).
 FLITSIM_HD int ugal_port_queue(const SimView& s, int rep, int gp) {
   return port_occupancy(s, rep, gp) + local_demand(s, rep, gp);
 }
