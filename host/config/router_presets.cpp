@@ -64,12 +64,17 @@ const std::vector<RouterPreset>& router_presets() {
         int_key("output_buffer", 32, "not given: two 16-flit packets per output")}},
       // SuperSim's input_queued router as configured in validation/supersim/ (docs/validation.md
       // "Side by side with SuperSim (HyperX)"): its crossbar has one input per VC, so one input
-      // port may send several flits per cycle (to different outputs), one flit per output per
-      // cycle into a small output queue; flitsim's nearest model is cioq with speedup 2.
+      // port may send several flits per cycle (to different outputs), but its crossbar scheduler
+      // grants each output one flit per cycle, and the output queue sends one per cycle: flitsim's
+      // nearest model is cioq with speedup 2 and a 1-flit output queue.
       {"supersim",
        {str_key("architecture", "cioq", "a crossbar input per VC and an output queue per port"),
-        int_key("speedup", 2, "its VC-level crossbar inputs: 2 passes give DOR UR 0.908 against its 0.896 (4x4x4)"),
-        int_key("output_buffer", 16, "its output_queue_depth in validation/supersim/"),
+        int_key("speedup", 2, "its VC-level crossbar inputs: an input port may send more than one flit per cycle"),
+        int_key("output_buffer", 1,
+                "one flit per output per cycle enters its output queue and one leaves, so its 16-flit queue "
+                "never holds more than one: contention for an output waits in the input VCs, where its "
+                "downstream-credit congestion sensor cannot see it (16 let flitsim's queue fill and showed "
+                "the WARs that contention: DimWAR UR 0.872 against its 0.600-0.625)"),
         str_key("arbitration", "age", "comparing arbiters on creation_timestamp metadata (oldest first)"),
         int_key("latency", 4, "6 cycles per router-to-router hop at zero load (route, VC, switch, crossbar, "
                               "output queue; with cioq's output FIFO cycle and the 1-cycle channel)"),
