@@ -105,6 +105,7 @@ struct RoutingParams {
   UgalCost ugal_cost = UgalCost::Queue;
   bool multi_deroute = true;  // OmniWAR: back-to-back deroutes in one dimension allowed
   Sensing sensing = Sensing::Port;  // DimWAR/OmniWAR: the congestion of an output they weigh
+  bool deroute_first_class = false;  // routing.deroute_class = "first": DimWAR derouting on class 0 (SuperSim)
   Dateline dateline = Dateline::Crossing;  // dor on a torus: the dateline class rule
   // Global-information routing (UGAL-G, routing/snapshot.cuh): every router writes its ports'
   // congestion into one half of cong_snap at the end of the last cycle of each period of

@@ -17,7 +17,8 @@ ACYCLIC = [
     (DF, "min", 2, {}), (DF, "valiant", 3, {}), (DF, "valiant", 4, {"valiant": "any"}), (DF, "ugal", 3, {}),
     (DF5, "ugal", 4, {"valiant": "any"}), (RC5, "min", 2, {}), (RC5, "valiant", 3, {}), (RC5, "ugal", 3, {}),
     (HX, "dor", 1, {}), (HX, "clos-ad", 2, {}), (HX, "dimwar", 2, {}), (HX, "omniwar", 4, {}),
-    (HX3, "dimwar", 2, {}), (HX3, "omniwar", 5, {"deroutes": 2, "multi_deroute": False}), (HX, "min", 2, {}),
+    (HX3, "dimwar", 2, {}), (HX3, "dimwar", 2, {"deroute_class": "first"}),
+    (HX3, "omniwar", 5, {"deroutes": 2, "multi_deroute": False}), (HX, "min", 2, {}),
     (HX, "valiant", 4, {}), (TREE, "updown", 1, {}), (TREE, "ugal", 2, {}), ({"kind": "mlfm", "h": 3}, "valiant", 2, {}),
     ({"kind": "slimfly", "q": 5}, "ugal", 4, {}), ({"kind": "oft", "k": 4}, "min", 1, {}),
     # BookSim2's intermediates (routing.valiant = "node"): every node's router is enumerated

@@ -66,6 +66,11 @@ const std::vector<KeySpec>& routing_keys() {
                          "all its VCs plus the flits queued here for it; class, the downstream occupancy of the VCs of "
                          "the packet's VC class only (DAL: its adaptive VCs) plus the flits queued here (SuperSim's "
                          "per-VC-set sensing)"))),
+      refuse_unread(readers(choice_key("routing", "deroute_class", {"second", "first"},
+                         FLITSIM_FIELD(routing_params.deroute_first_class),
+                         "DimWAR, the VC class of a deroute: second (unset; P4's text: minimal hops on class 0, "
+                         "deroutes on class 1); first, SuperSim's dimension_order DAL (the first hop in a dimension, "
+                         "minimal or deroute, on class 0, the hop after a deroute on class 1)"))),
       refuse_unread(readers(choice_key("routing", "dateline", {"crossing", "sticky", "booksim"},
                          FLITSIM_FIELD(routing_params.dateline),
                          "dor on a torus, a hop's dateline class: crossing (unset), 1 while the packet still has to "
