@@ -37,7 +37,8 @@ LATENCY_GOAL = 0.10      # and latency within 10 %
 # valiants / ugal with "minimal": "dimension_order" are the DOR-phase routings, their
 # "regular" intermediate a node drawn from all nodes; ugal's monolithic weights with zero
 # biases are H_M q_M against H_I q_I (cost "booksim-flatfly", offset 0), its congestion the
-# credits in use downstream; dal "dimension_order" is DimWAR, dal "variable" with
+# credits in use downstream; dal "dimension_order" is DimWAR (its VC order: a deroute on the
+# first class, the hop after it on the second, routing.deroute_class = "first"), dal "variable" with
 # max_deroutes 3 and multi_deroute false is OmniWAR with M = 3; every weighted routing runs
 # with SuperSim's biases 0 (offset 0) and senses what its router's congestion_mode
 # "downstream" counts: the credits in use only (routing.congestion = "downstream"; LOCAL below
@@ -47,7 +48,8 @@ ROUTINGS = {
     "valiant": ["routing.algorithm=valiant-dor", "routing.valiant=node"],
     "ugal": ["routing.algorithm=ugal-dor", "routing.valiant=node", "routing.cost=booksim-flatfly",
              "routing.offset=0", "routing.n_indirect=1", "routing.congestion=downstream"],
-    "dimwar": ["routing.algorithm=dimwar", "routing.offset=0", "routing.congestion=downstream"],
+    "dimwar": ["routing.algorithm=dimwar", "routing.offset=0", "routing.congestion=downstream",
+               "routing.deroute_class=first"],
     "omniwar": ["routing.algorithm=omniwar", "routing.offset=0", "routing.deroutes=3",
                 "routing.multi_deroute=false", "routing.congestion=downstream"],
 }
