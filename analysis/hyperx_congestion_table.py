@@ -3,9 +3,10 @@ locally"): the quick study's cells (4x4x4 HyperX, 4 terminals, router.preset = "
 offered 1.0, seeds 1, 2, 3) for UGAL, DimWAR and OmniWAR with routing.congestion = "port" (the
 study's: downstream credits in use plus the flits already routed to the output and waiting in
 this router) and "downstream" (the credits in use only, as SuperSim's routers with
-congestion_mode "downstream" sense).
+congestion_mode "downstream" sense); DimWAR also in SuperSim's VC order (routing.deroute_class =
+"first": a deroute on the first class, the hop after it on the second).
 
-    python analysis/hyperx_congestion_table.py      # about 5 minutes on one core
+    python analysis/hyperx_congestion_table.py      # about 7 minutes on one core
 
 Prints the Markdown table (mean ± 95 % Student-t half-width over the seeds)."""
 import sys
@@ -18,6 +19,7 @@ from hyperx_saturation_table import quick_base
 
 ROUTINGS = {"UGAL": {"algorithm": "ugal-dor"},
             "DimWAR": {"algorithm": "dimwar", "sensing": "class"},
+            "DimWAR, SuperSim's VC order": {"algorithm": "dimwar", "sensing": "class", "deroute_class": "first"},
             "OmniWAR": {"algorithm": "omniwar", "sensing": "class"}}
 CONGESTION = ("port", "downstream")
 
