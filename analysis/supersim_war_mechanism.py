@@ -30,7 +30,6 @@ import json
 import pathlib
 import sys
 
-import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import supersim_side_by_side as side  # noqa: E402
@@ -44,20 +43,6 @@ VARIANTS = (("`output_buffer = 1`", ["router.output_buffer=1"]),
             ("`output_buffer = 16`", ["router.output_buffer=16"]),
             ("`output_buffer = 1`, `latency = 0`", ["router.output_buffer=1", "router.latency=0"]))
 LOOP_CASES = ("ugal-ur", "dimwar-ur", "omniwar-ur", "dimwar+class-ur", "omniwar+class-ur")
-
-
-def by_dimension(result):
-    """Mean utilisation (flits/cycle over the window) of the router-to-router channels of each
-    dimension of the 4x4x4 HyperX (router id = x + 4y + 16z)."""
-    peer = np.asarray(result.peer_port)
-    router = np.asarray(result.port_router)
-    util = np.asarray(result.channel_flits, float) / result.measure
-    dims = {}
-    for p in np.nonzero(peer >= 0)[0]:
-        a, b = int(router[p]), int(router[peer[p]])
-        d = next(i for i in range(3) if (a // 4**i) % 4 != (b // 4**i) % 4)
-        dims.setdefault(d, []).append(util[p])
-    return [float(np.mean(dims[d])) for d in range(3)]
 
 
 def supersim_row(ref, load):
@@ -74,7 +59,8 @@ def supersim_row(ref, load):
 
 def flitsim_row(load, extra):
     r = side.run("dimwar-ur", load, extra=extra)
-    dims = " / ".join(f"{u:.2f}" for u in by_dimension(r))
+    util = r.channel_utilisation()  # mean flits/cycle per channel, by class: dim0, dim1, dim2
+    dims = " / ".join(f"{util[f'dim{d}']:.2f}" for d in range(3))
     return f"{r.accepted:.3f} | {100 * r.nonminimal_fraction:.0f} % | {r.extra_hops_mean:.2f} | {dims}"
 
 

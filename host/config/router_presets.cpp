@@ -74,7 +74,8 @@ const std::vector<RouterPreset>& router_presets() {
                 "one flit per output per cycle enters its output queue and one leaves, so its 16-flit queue "
                 "never holds more than one: contention for an output waits in the input VCs, where its "
                 "downstream-credit congestion sensor cannot see it (16 let flitsim's queue fill and showed "
-                "the WARs that contention: DimWAR UR 0.872 against its 0.600-0.625)"),
+                "the WARs that contention: DimWAR UR 0.833, against 0.758 with 1 and its 0.600-0.625; "
+                "analysis/supersim_war_mechanism.py)"),
         str_key("arbitration", "age", "comparing arbiters on creation_timestamp metadata (oldest first)"),
         int_key("latency", 4, "6 cycles per router-to-router hop at zero load (route, VC, switch, crossbar, "
                               "output queue; with cioq's output FIFO cycle and the 1-cycle channel)"),
