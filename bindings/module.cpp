@@ -269,7 +269,10 @@ py::dict simulate(const py::dict& cfg, const std::string& backend, int threads, 
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "flitsim engine: cycle-level interconnection network simulation (CPU and CUDA backends)";
-  py::register_exception<ConfigError>(m, "ConfigError", PyExc_ValueError);
+  // A subclass of the front end's flitsim.ConfigError (a leaf module: importing it here imports
+  // nothing that needs this one), so that `except flitsim.ConfigError` catches the rules the
+  // engine checks as well as those the front end checks.
+  py::register_exception<ConfigError>(m, "ConfigError", py::module_::import("flitsim.validation").attr("ConfigError"));
   py::register_exception<DeadlockError>(m, "DeadlockError", PyExc_RuntimeError);
   py::register_exception<InvariantError>(m, "InvariantError", PyExc_RuntimeError);
   py::register_exception<WorkloadError>(m, "WorkloadError", PyExc_RuntimeError);

@@ -209,6 +209,14 @@ def test_engine_rejects_bad_values_before_running(section, key, value, message):
         _core.simulate(cfg, "cpu")  # the engine's own checks, without the Python front end
 
 
+def test_engine_config_errors_are_the_front_ends_config_error():
+    # A rule the engine checks (not the front end) is still a flitsim.ConfigError, so one
+    # `except flitsim.ConfigError` catches every refused configuration.
+    assert issubclass(_core.ConfigError, flitsim.ConfigError)
+    with pytest.raises(flitsim.ConfigError, match=r"router\.vcs: routing \"min\" on dragonfly needs at least 2 VCs"):
+        _core.simulate(small_dragonfly(router={"vcs": 1}), "cpu")
+
+
 def test_explicit_cuda_backend_without_gpu_is_a_clear_error():
     ok, why = _core.cuda_usable()
     if ok:
