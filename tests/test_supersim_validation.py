@@ -38,3 +38,26 @@ def test_the_preset_keeps_the_zero_load_pipeline_of_supersim():
     assert nonzero[0] == 10
     for h in range(1, 5):
         assert lat[4 + 6 * h] > 0
+
+
+# SuperSim's WARs with its input-output-queued router (docs/validation.md): SuperSim-only
+# measurements, committed with their bisection probes; the docs' table is the script's.
+IOQ = json.loads((ROOT / "validation" / "supersim" / "results-2026-11-29.json").read_text())["ioq_war_saturation"]
+
+
+def test_the_docs_ioq_table_is_the_scripts_reading_of_the_results_file():
+    import supersim_ioq_table
+    text = (ROOT / "docs" / "validation.md").read_text()
+    body = text.split("<!-- generated:supersim-ioq -->\n", 1)[1].split("<!-- /generated:supersim-ioq -->", 1)[0]
+    full = json.loads((ROOT / "validation" / "supersim" / "results-2026-11-29.json").read_text())
+    assert body == supersim_ioq_table.table(full)
+
+
+@pytest.mark.parametrize("mode", sorted(IOQ["results"]))
+def test_each_ioq_bracket_is_what_its_probes_found(mode):
+    # A bracket is [highest sustained probe, lowest saturated probe], 1/32 wide at most.
+    for case, (lo, hi) in IOQ["results"][mode].items():
+        probes = IOQ["probes"][mode][case]
+        assert lo == max([p["load"] for p in probes if p["sustained"]], default=0.0), case
+        assert hi == min([p["load"] for p in probes if not p["sustained"]], default=1.0), case
+        assert 0 < hi - lo <= 0.0313 + 1e-9, case
