@@ -30,13 +30,13 @@ def bracket(b) -> str:
 
 
 def on_top(dimwar, omniwar) -> str:
-    """Which routing the two saturation brackets put higher: a name when the brackets are
-    disjoint, "level" when they overlap or touch (the bisection cannot tell them apart)."""
+    """Which routing the two saturation brackets put higher: a name when one sustained a load
+    the other did not (the brackets are disjoint or touch), "level" when they overlap."""
     if not (dimwar and omniwar):
         return "—"
-    if omniwar[0] > dimwar[1] - 1e-9 and omniwar[0] > dimwar[0]:
+    if omniwar[0] >= dimwar[1] - 1e-9:  # OmniWAR sustained a load DimWAR did not
         return "OmniWAR"
-    if dimwar[0] > omniwar[1] - 1e-9 and dimwar[0] > omniwar[0]:
+    if dimwar[0] >= omniwar[1] - 1e-9:
         return "DimWAR"
     return "level"
 

@@ -14,7 +14,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "analysis"))
 import supersim_side_by_side as side  # noqa: E402
 
-REF = json.loads((ROOT / "validation" / "supersim" / "results-2026-11-29.json").read_text())["cases"]
+RESULTS = json.loads((ROOT / "validation" / "supersim" / "results-2026-11-29.json").read_text())
+REF = RESULTS["cases"]
 ZERO = [c for c in REF if REF[c].get("zero_load") is not None and "+" not in c]
 
 
@@ -42,15 +43,14 @@ def test_the_preset_keeps_the_zero_load_pipeline_of_supersim():
 
 # SuperSim's WARs with its input-output-queued router (docs/validation.md): SuperSim-only
 # measurements, committed with their bisection probes; the docs' table is the script's.
-IOQ = json.loads((ROOT / "validation" / "supersim" / "results-2026-11-29.json").read_text())["ioq_war_saturation"]
+IOQ = RESULTS["ioq_war_saturation"]
 
 
 def test_the_docs_ioq_table_is_the_scripts_reading_of_the_results_file():
     import supersim_ioq_table
     text = (ROOT / "docs" / "validation.md").read_text()
     body = text.split("<!-- generated:supersim-ioq -->\n", 1)[1].split("<!-- /generated:supersim-ioq -->", 1)[0]
-    full = json.loads((ROOT / "validation" / "supersim" / "results-2026-11-29.json").read_text())
-    assert body == supersim_ioq_table.table(full)
+    assert body == supersim_ioq_table.table(RESULTS)
 
 
 @pytest.mark.parametrize("mode", sorted(IOQ["results"]))
