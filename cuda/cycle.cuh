@@ -81,7 +81,7 @@ FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r
   // Whether a flit left the router this cycle (onto a channel or into an output queue): the
   // watchdog's router_last_move, one write per router and cycle rather than one per flit.
   bool moved = false;
-  if (s.prm.router.cioq)  // output_queue.cuh
+  if (s.prm.router.output_queued())  // output_queue.cuh
     moved = ports.gather([&](int gp) { return u64(step_output_drain(s, rep, gp, t)); }).inputs != 0;
   // Ports whose input VCs hold flits after receive and inject, and the stage their VCs are in.
   // Route, the allocators and traverse do nothing for the others, so they run for these only,
@@ -107,8 +107,8 @@ FLITSIM_HD void router_cycle_steps(const SimView& __restrict__ s, int rep, int r
       ports.each_of(stage.of[kStageUnrouted] | (s.prm.routing.reroute_waiting ? stage.of[kStageAwaitingVc] : 0),
                     [&](int gp) { step_route(s, rep, r, gp, t); });
     run_vc_allocation(s, rep, r, t, ports, va_ports);  // phases/allocation.cuh
-    // router.speedup: with "cioq" the switch runs that many allocation-and-traversal passes per
-    // cycle, so up to `speedup` flits leave each input and enter each output queue (one per pass).
+    // router.speedup: with "cioq" and "ioq" the switch runs that many allocation-and-traversal
+    // passes per cycle, so up to `speedup` flits leave each input and enter each output (one per pass).
     for (int pass = 0; pass < s.prm.router.speedup; ++pass) {
       const PortSets sent = run_switch_allocation(s, rep, r, t, ports, sa_ports);  // outputs matched, inputs that send
       if (!sent.outputs) break;  // no flit moved: a further pass would find the same state

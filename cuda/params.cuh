@@ -35,11 +35,21 @@ enum class UgalCost : int32_t { Queue = 0, Hops = 1, BookSim = 2, BookSimFlatfly
 // routing.sensing: what the weighted HyperX routings (DimWAR, OmniWAR) sense of an output
 // (routing/hyperx_common.cuh, hx_congestion).
 enum class Sensing : int32_t { Port = 0, Class = 1 };
+// routing.congestion: what UGAL-L, DimWAR, OmniWAR and DAL sense of an output's VCs
+// (routing/route_choice.cuh, sensed_congestion): Port, its downstream credits in use, the
+// flits of its ioq output queues and the flits queued here for it; Downstream, the credits in
+// use; Output, the ioq output queues' flits; OutputAndDownstream, both (SuperSim's modes).
+enum class Congestion : int32_t { Port = 0, Downstream = 1, Output = 2, OutputAndDownstream = 3 };
 // routing.dateline: how dor on a torus picks a hop's dateline class (torus_dor.cuh).
 enum class Dateline : int32_t { Crossing = 0, Sticky = 1, BookSim = 2 };
 // router.vc_policy: which output VC of the routing's allowed range a head asks for
 // (phases/vc_alloc.cuh) and which VC a new packet takes at injection (phases/inject.cuh).
 enum class VcPolicy : int32_t { Spread = 0, ByHop = 1, Random = 2 };
+// router.architecture (phases/output_queue.cuh): input-queued; combined input/output-queued
+// (one output FIFO per port whose flits hold their downstream credit); input-output-queued (an
+// output queue per port and VC whose flits wait there for their credit, SuperSim's
+// input_output_queued router).
+enum class Architecture : int32_t { Iq = 0, Cioq = 1, Ioq = 2 };
 // router.sw_allocator and router.vc_allocator (phases/allocation.cuh; Dally & Towles ch. 19).
 enum class Allocator : int32_t { Islip = 0, SeparableInputFirst = 1, SeparableOutputFirst = 2, Wavefront = 3 };
 
@@ -62,11 +72,15 @@ struct RouterModel {
   bool eject_on_arrival_class = false;
   bool age_arbitration = false;  // router.arbitration = "age": oldest packet first (VA and SA grants)
   bool vct = false;  // router.flow_control = "vct": a head takes an output VC only with room for its packet
-  // router.architecture = "cioq" (phases/output_queue.cuh): the switch writes into per-output
-  // queues of sz.O flits, each drained onto its channel one flit per cycle; the switch runs
-  // `speedup` allocation-and-traversal passes per cycle. "iq": cioq false, speedup 1.
-  bool cioq = false;
+  // router.architecture (phases/output_queue.cuh): with "cioq" and "ioq" the switch writes into
+  // output queues of sz.O flits (one per port, or one per port and VC), drained onto the
+  // channel one flit per cycle; the switch runs `speedup` allocation-and-traversal passes per
+  // cycle. "iq": no output queues, speedup 1.
+  Architecture architecture = Architecture::Iq;
   int32_t speedup = 1;
+  FLITSIM_HD constexpr bool output_queued() const { return architecture != Architecture::Iq; }
+  FLITSIM_HD constexpr bool cioq() const { return architecture == Architecture::Cioq; }
+  FLITSIM_HD constexpr bool ioq() const { return architecture == Architecture::Ioq; }
   // router.speculation = "lowest-priority": speculative requests join the one switch allocation
   // pass below every other request (BookSim2's default spec_sw_allocator = prio), instead of a
   // second pass for what the first left (phases/allocation.cuh).
@@ -78,7 +92,7 @@ FLITSIM_HD constexpr bool same_model(const RouterModel& a, const RouterModel& b)
          a.sw_allocator == b.sw_allocator && a.vc_allocator == b.vc_allocator && a.speculative == b.speculative &&
          a.va_sa_separate == b.va_sa_separate && a.vc_policy == b.vc_policy &&
          a.sw_input_by_output == b.sw_input_by_output && a.eject_on_arrival_class == b.eject_on_arrival_class &&
-         a.age_arbitration == b.age_arbitration && a.vct == b.vct && a.cioq == b.cioq && a.speedup == b.speedup &&
+         a.age_arbitration == b.age_arbitration && a.vct == b.vct && a.architecture == b.architecture && a.speedup == b.speedup &&
          a.spec_lowest_priority == b.spec_lowest_priority;
 }
 
@@ -93,7 +107,7 @@ struct RoutingParams {
   bool valiant_any = false;   // dragonfly Valiant: any router of the intermediate group
   bool valiant_node = false;  // routing.valiant = "node": the intermediate is a random node's router (BookSim2)
   bool valiant_dims = false;  // routing.valiant = "differing-dims": random only where source and destination differ
-  bool downstream_only = false;  // routing.congestion = "downstream": adaptive choices sense port_occupancy only
+  Congestion congestion = Congestion::Port;  // routing.congestion: what adaptive choices sense of an output
   bool df_booksim_vcs = false;   // routing.vc_scheme = "booksim": dragonfly UGAL-L on BookSim2's VCs
   bool decide_at_injection = false;  // routing.decide_at_injection: UGAL-L decides as the packet is injected
   bool reroute_waiting = false;  // kReroutesWaiting: heads without an output VC are routed each cycle

@@ -63,6 +63,7 @@ constexpr int kGapTable = 256;  // Bernoulli injection: gaps drawn by table, kGa
 struct Sizes {
   int32_t reps = 1, R = 0, N = 0, P = 0, V = 1, B = 1;
   int32_t O = 0;          // output queue depth in flits (router.output_buffer); 0 = input-queued
+  int32_t OQ = 0;         // output queues per port: 1 (cioq), V (ioq: one per VC), 0 (iq)
   int32_t S = 1;          // packet slots per node; packet id = node·S + slot
   // VCs of one message class: V with one class, V / 2 with requests and replies
   // (traffic.reply_size), class m using [m·mc_V, (m + 1)·mc_V); the routing's deadlock classes
@@ -270,10 +271,10 @@ FLITSIM_HD int add_mod(int a, int b, int n) { return a + b >= n ? a + b - n : a 
   X(i64, ivc_va_at, (long long)sz.reps * sz.P * sz.V) /* cycle the VC won its output VC */ \
   X(OutputVc, ovc, (long long)sz.reps * sz.P * sz.V)                          \
   X(int32_t, ovc_rr, (long long)sz.reps * sz.P * sz.V) /* VC allocation's grant pointer over input VCs */ \
-  /* output queues of router.architecture = "cioq" (phases/output_queue.cuh); empty with "iq" */ \
-  X(flit_t, oq_buf, (long long)sz.reps * sz.P * sz.O)                         \
-  X(int32_t, oq_head, sz.O ? (long long)sz.reps * sz.P : 0)                   \
-  X(int32_t, oq_count, sz.O ? (long long)sz.reps * sz.P : 0)                  \
+  /* output queues of router.architecture "cioq" and "ioq" (phases/output_queue.cuh); empty with "iq" */ \
+  X(flit_t, oq_buf, (long long)sz.reps * sz.P * sz.OQ * sz.O)                 \
+  X(int32_t, oq_head, (long long)sz.reps * sz.P * sz.OQ)                      \
+  X(int32_t, oq_count, (long long)sz.reps * sz.P * sz.OQ)                     \
   X(int32_t, ivc_owed, sz.O ? (long long)sz.reps * sz.P * sz.V : 0) /* credits an input owes upstream */ \
   X(int32_t, port_owed, sz.O ? (long long)sz.reps * sz.P : 0)                 \
   X(i64, port_credit_at, sz.O ? (long long)sz.reps * sz.P : 0) /* last cycle it returned a credit */ \
@@ -354,7 +355,7 @@ enum class CounterOp { Sum, Max };
   X(flits_sent, node_flits_sent, sz.N, 0, sz.N, Sum)                                     \
   X(flits_received, node_flits_received, sz.N, 0, sz.N, Sum)                             \
   X(buffered_flits, ivc_count, (long long)sz.P * sz.V, 0, (long long)sz.P * sz.V, Sum)   \
-  X(queued_flits, oq_count, (sz.O ? sz.P : 0), 0, (sz.O ? sz.P : 0), Sum) /* cioq output queues */ \
+  X(queued_flits, oq_count, (long long)sz.P * sz.OQ, 0, (long long)sz.P * sz.OQ, Sum) /* output queues */ \
   X(last_move, router_last_move, sz.R, 0, sz.R, Max)                                       \
   X(route_failures, rep_sums, kRepSums, kRouteFailures, 1, Sum)                          \
   X(latency_sum, rep_sums, kRepSums, kLatencySum, 1, Sum) /* sim.saturation = "latency": the early verdict */ \
@@ -378,6 +379,8 @@ struct SimView {
   // Index helpers: replica-major, then the entity.
   FLITSIM_HD long long pv(int rep, int gp, int v) const { return ((long long)rep * sz.P + gp) * sz.V + v; }
   FLITSIM_HD long long pp(int rep, int gp) const { return (long long)rep * sz.P + gp; }
+  // Output queue k of port gp (k = 0 with cioq, the VC with ioq).
+  FLITSIM_HD long long po(int rep, int gp, int k) const { return ((long long)rep * sz.P + gp) * sz.OQ + k; }
   // Index of port gp (of the router whose first port is p0) in the switch allocator's
   // scratch (sa_request, sa_ready, sa_grant, sa_accept), which lives only within one router's
   // cycle. On the GPU one entry per port; on the CPU the executor points these arrays at a

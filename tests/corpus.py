@@ -73,6 +73,17 @@ CASES: dict[str, tuple[dict, list[float] | None]] = {
                              traffic={"pattern": "dcr"}), None),
     "hx-ugal-tornado": (_case(HX, {"algorithm": "ugal"}, router={"vcs": 4},
                               traffic={"pattern": "tornado"}), None),
+    # The output-queued routers (phases/output_queue.cuh): a shared FIFO per port (cioq) and a
+    # queue per port and VC whose flits wait there for credits (ioq), sensed by the WARs and UGAL.
+    "hx-dimwar-cioq": (_case(HX, {"algorithm": "dimwar"}, router={"architecture": "cioq", "speedup": 2,
+                                                                  "output_buffer": 3},
+                             traffic={"pattern": "bitcomp", "load": 0.7}), None),
+    "hx-omniwar-ioq": (_case(HX, {"algorithm": "omniwar", "sensing": "class", "congestion": "output_and_downstream"},
+                             router={"architecture": "ioq", "speedup": 2, "output_buffer": 3},
+                             traffic={"load": 0.8}), None),
+    "df-ugal-ioq-vct": (_case(DF, {"algorithm": "ugal", "congestion": "output"},
+                              router={"architecture": "ioq", "output_buffer": 4, "flow_control": "vct"},
+                              traffic={"pattern": "group-shift", "shift": 1}), None),
     "torus-dor-tornado": (_case({"kind": "torus", "widths": [4, 4], "terminals": 2}, {"algorithm": "dor"},
                                 traffic={"pattern": "tornado"}), None),
     "torus-ugal-dor-partial-wrap": (_case({"kind": "torus", "widths": [4, 3], "terminals": 2, "wrap": [True, False]},

@@ -22,7 +22,7 @@ def test_corpus_case_unchanged(name):
     assert not diffs, "\n".join(diffs[:20])
 
 
-@pytest.mark.parametrize("name", ["df-min-replicas", "df-ugalg", "hx-omniwar-dcr", "df-workload-alltoall",
+@pytest.mark.parametrize("name", ["df-min-replicas", "df-ugalg", "hx-omniwar-dcr", "hx-omniwar-ioq", "df-workload-alltoall",
                                   "torus-trace-replay"])
 def test_corpus_case_unchanged_on_two_threads(name):
     diffs = corpus.compare(name, corpus.run_case(name, threads=2), EXPECTED[name])

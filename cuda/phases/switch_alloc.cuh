@@ -44,6 +44,14 @@ FLITSIM_HD bool has_downstream_credit(const SimView& __restrict__ s, int rep, in
   return s.peer_port[out] < 0 || s.ovc[s.pv(rep, out, ov)].credits > 0;
 }
 
+// Whether a flit on output VC ov may cross the switch to output `out` now: a downstream
+// credit (iq; cioq also room in the port's output FIFO), or with ioq room in the VC's output
+// queue alone (the flit waits there for its credit: output_queue.cuh).
+FLITSIM_HD bool switch_output_ready(const SimView& __restrict__ s, int rep, int out, int ov) {
+  if (s.prm.router.ioq()) return output_queue_has_room(s, rep, out, ov);
+  return has_downstream_credit(s, rep, out, ov) && (!s.prm.router.cioq() || output_queue_has_room(s, rep, out, ov));
+}
+
 // Lowest set bit of `mask` at or after `ptr`, wrapping around (mask != 0).
 FLITSIM_HD int rr_pick(u64 mask, int ptr) {
   const u64 from = mask & (~u64(0) << ptr);
@@ -61,14 +69,13 @@ FLITSIM_HD_STEP int ready_output(const SimView& __restrict__ s, int rep, int gp,
   const int ov = s.ivc[q].out_vc;
   if (spec) {
     const int out = s.ivc[q].out_port;
-    if (out < 0 || (ov >= 0 && (s.ivc_va_at[q] != t || !has_downstream_credit(s, rep, out, ov)))) return -1;
+    if (out < 0 || (ov >= 0 && (s.ivc_va_at[q] != t || !switch_output_ready(s, rep, out, ov)))) return -1;
     // A speculative bid needs output-queue room too: with speedup a pass may find it full.
-    if (s.prm.router.cioq && !output_queue_has_room(s, rep, out)) return -1;
+    if (s.prm.router.cioq() && !output_queue_has_room(s, rep, out, 0)) return -1;
     return out - p0;
   }
-  if (ov < 0 || !has_downstream_credit(s, rep, s.ivc[q].out_port, ov)) return -1;
+  if (ov < 0 || !switch_output_ready(s, rep, s.ivc[q].out_port, ov)) return -1;
   if (s.prm.router.va_sa_separate && s.ivc_va_at[q] == t) return -1;
-  if (s.prm.router.cioq && !output_queue_has_room(s, rep, s.ivc[q].out_port)) return -1;  // output_queue.cuh
   return s.ivc[q].out_port - p0;
 }
 

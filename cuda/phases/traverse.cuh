@@ -1,8 +1,8 @@
 // Phase 6, switch traversal and credit return, as two per-port steps:
 //   out (per output port): the output matched to an input (sa_match) moves that input VC's
 //     front flit onto its channel (router pipeline latency is part of the channel's delay) or,
-//     with router.architecture = "cioq", into its output queue (output_queue.cuh), spends a
-//     downstream credit and, on a tail, releases the output VC;
+//     with router.architecture = "cioq" or "ioq", into its output queue (output_queue.cuh),
+//     spends a downstream credit (iq, cioq) and, on a tail, releases the output VC;
 //   in (per input port): the input VC that sent (sa_req_vc) pops its front flit, returns a
 //     credit upstream and, on a tail, forgets its route so the next packet can route.
 // `out` only reads the input's state and `in` only writes it, so neither step writes what
@@ -26,12 +26,14 @@ FLITSIM_HD bool step_traverse_out(const SimView& __restrict__ s, int rep, int r,
   const BufferedFlit f = s.ibuf[q * s.sz.B + s.ivc[q].head];
   const int32_t pid = f.pid();
   const flit_t g = make_flit(pid, ov, f.head(), f.tail());
-  if (s.peer_port[out] >= 0) {  // the downstream credit is spent here in both architectures (output_queue.cuh)
-    s.ovc[s.pv(rep, out, ov)].credits -= 1;
+  if (s.peer_port[out] >= 0) {
+    // The downstream credit is spent here by iq and cioq; ioq spends it when the flit leaves
+    // its output queue (output_queue.cuh).
+    if (!s.prm.router.ioq()) s.ovc[s.pv(rep, out, ov)].credits -= 1;
     if (f.head()) s.packets[s.pk(rep, pid)].hops += 1;
   }
   if (f.tail()) s.ovc[s.pv(rep, out, ov)].owner = -1;
-  if (s.prm.router.cioq) output_queue_push(s, rep, out, g);  // the link drains it from the next cycle
+  if (s.prm.router.output_queued()) output_queue_push(s, rep, out, g);  // the link drains it from the next cycle
   else send_on_output(s, rep, out, g, t);
   return true;
 }
@@ -56,7 +58,7 @@ FLITSIM_HD void step_traverse_in(const SimView& __restrict__ s, int rep, int gp,
   } else {
     s.ivc[q].head = next_mod(s.ivc[q].head, B);
   }
-  if (s.prm.router.cioq) return_input_credit(s, rep, gp, v, t);  // at most one per cycle (output_queue.cuh)
+  if (s.prm.router.output_queued()) return_input_credit(s, rep, gp, v, t);  // at most one per cycle (output_queue.cuh)
   else return_credit(s, rep, gp, v, t);
   s.port_state[ip].sa_req_vc = -1;
   if (tail) {

@@ -75,14 +75,28 @@ FLITSIM_HD u64 allowed_vcs(const SimView& __restrict__ s, long long q) {
   const u64 port_vcs = s.sz.V >= 64 ? ~u64(0) : (u64(1) << s.sz.V) - 1;  // never past the port's VCs
   return ((n >= 64 ? ~u64(0) : (u64(1) << n) - 1) << lo) & port_vcs;
 }
+// Room for a whole packet that router.flow_control = "vct" asks of output VC w of port `out`:
+// its downstream credits, or with router.architecture = "ioq" the free slots of its output
+// queue, which is what the switch waits for there (phases/output_queue.cuh).
+FLITSIM_HD int vct_room(const SimView& __restrict__ s, int rep, int out, int w) {
+  if (s.prm.router.ioq()) return s.sz.O - s.oq_count[s.po(rep, out, w)];
+  return s.ovc[s.pv(rep, out, w)].credits;
+}
 // True when output VC w of port `out` can take input VC q's packet now: w is free and, with
-// router.flow_control = "vct", has room downstream for the whole packet (sinks always have
-// room, so a packet that starts never waits for credits mid-way). Depends only on w's own
+// router.flow_control = "vct", has room for the whole packet (vct_room; sinks of iq and cioq
+// always have room), so a packet that starts never waits mid-way. Depends only on w's own
 // state, so an output step may change other VCs' owners while it asks.
 FLITSIM_HD bool output_vc_takes(const SimView& __restrict__ s, int rep, long long q, int out, int w) {
-  const long long o = s.pv(rep, out, w);
-  const int room = s.prm.router.vct && s.peer_port[out] >= 0 ? s.packets[front_packet(s, rep, q)].size : 0;
-  return s.ovc[o].owner < 0 && s.ovc[o].credits >= room;
+  const bool sized = s.prm.router.vct && (s.peer_port[out] >= 0 || s.prm.router.ioq());
+  return s.ovc[s.pv(rep, out, w)].owner < 0 && (!sized || vct_room(s, rep, out, w) >= s.packets[front_packet(s, rep, q)].size);
+}
+// Output VC w's downstream credits not yet claimed: with ioq less the flits waiting in its
+// queue for them, so that "spread" sees what an iq router's credits show (a flit there spends
+// its credit at the switch). With ioq's queues drained at once, their free slots alone would
+// tie every VC and send every head to the lowest.
+FLITSIM_HD int unclaimed_credits(const SimView& __restrict__ s, int rep, int out, int w) {
+  const int c = s.ovc[s.pv(rep, out, w)].credits;
+  return s.prm.router.ioq() ? c - s.oq_count[s.po(rep, out, w)] : c;
 }
 // True when input VC q (whose route leads to port `out`) requests output VC w.
 FLITSIM_HD bool requests_vc(const SimView& __restrict__ s, int rep, long long q, int out, int w) {
@@ -99,7 +113,8 @@ FLITSIM_HD u64 requested_vcs(const SimView& __restrict__ s, int rep, long long q
 
 // Input VC q's preferred VC among `vcs` (bits of output VCs on port `out`), or −1: the input
 // stage of every VC allocator (router.vc_policy):
-//   spread: the one with the most credits (ties: the lowest), spreading packets over the range;
+//   spread: the one with the most unclaimed credits (ties: the lowest), spreading packets over
+//     the range;
 //   by-hop: the range's one VC (by_hop_vc);
 //   random: the first from a start drawn per packet and hop (the same on every retry).
 FLITSIM_HD int prefer_vc(const SimView& __restrict__ s, int rep, long long q, int out, u64 vcs) {
@@ -114,9 +129,9 @@ FLITSIM_HD int prefer_vc(const SimView& __restrict__ s, int rep, long long q, in
       if ((vcs >> w) & 1) return w;
     return -1;
   }
-  int best = -1, best_credits = -1;
+  int best = -1, best_credits = INT32_MIN;  // ioq's unclaimed credits may be negative
   for (u64 m = vcs; m; m &= m - 1) {
-    const int w = lowest_bit(m), c = s.ovc[s.pv(rep, out, w)].credits;
+    const int w = lowest_bit(m), c = unclaimed_credits(s, rep, out, w);
     if (c > best_credits) best = w, best_credits = c;
   }
   return best;

@@ -33,19 +33,15 @@ struct Hx {
 
 FLITSIM_HD Hx hyperx(const SimView& s) { return Hx{s.rt_table}; }
 
-// The congestion DimWAR and OmniWAR weigh for output gp (routing.sensing): the whole port
-// (downstream occupancy of all V VCs), or with "class" the downstream occupancy of the VCs of
-// class cls only; either plus the flits queued here for gp unless routing.congestion =
-// "downstream" (local_demand). SuperSim's HyperX routings with port outputs sum the congestion
-// of the VCs of the packet's next VC set only: OmniWAR's packets (one class per hop) then weigh
+// The congestion DimWAR and OmniWAR weigh for output gp (routing.sensing): of all V VCs, or
+// with "class" of the VCs of class cls only, each as routing.congestion says
+// (sensed_congestion). SuperSim's HyperX routings with port outputs sum the congestion of the VCs of the packet's next VC set only: OmniWAR's packets (one class per hop) then weigh
 // the packets at the same hop stage, not those of every stage (docs/routing.md has the measured
 // effect).
 // `vc_base`: the first VC of the packet's message class (PacketInfo::vc_base).
 FLITSIM_HD int hx_congestion(const SimView& s, int rep, int gp, int cls, int vc_base) {
   if (s.prm.routing.sensing == Sensing::Port) return ugal_port_queue(s, rep, gp);
-  const int lo = vc_base + s.class_vc_lo(cls), hi = vc_base + s.class_vc_hi(cls);
-  const int q = (hi - lo) * s.sz.B - free_credits(s, rep, gp, lo, hi);
-  return q + local_demand(s, rep, gp);
+  return sensed_congestion(s, rep, gp, vc_base + s.class_vc_lo(cls), vc_base + s.class_vc_hi(cls));
 }
 
 // The outputs of router r that the weighted HyperX routings choose among, in the order they

@@ -41,11 +41,10 @@ constexpr int kDalPendingShift = 16, kDalHopShift = 21, kDalHopMask = 0x3FF;
 inline VcClasses classes_hyperx_dal(const ClassInputs&) { return {2, 1, 1}; }
 
 // The congestion DAL weighs for output gp (routing.sensing): the whole port, or the adaptive
-// VCs [lo, hi) (absolute) downstream plus the flits queued here for gp.
+// VCs [lo, hi) (absolute), as routing.congestion says (sensed_congestion).
 FLITSIM_HD int dal_congestion(const SimView& s, int rep, int gp, int lo, int hi) {
   if (s.prm.routing.sensing == Sensing::Port) return ugal_port_queue(s, rep, gp);
-  const int q = (hi - lo) * s.sz.B - free_credits(s, rep, gp, lo, hi);
-  return q + local_demand(s, rep, gp);
+  return sensed_congestion(s, rep, gp, lo, hi);
 }
 
 FLITSIM_HD RouteChoice route_hyperx_dal(const SimView& s, int rep, int r, const PacketInfo& p) {

@@ -153,12 +153,27 @@ FLITSIM_HD int route_pick(const SimView& s, int rep, const PacketInfo& p, int sa
   return int(draw_below(route_draw(s, rep, p, salt), uint32_t(n)));
 }
 
-// Downstream occupancy of output port gp: flits sent into the next router's input buffers
-// (or on the wire toward them) whose credits have not come back, over all V VCs (B·V − free
-// credits). The congestion sensor of every adaptive decision; 0 for ejection ports.
+// Flits waiting in output gp's ioq output queues on VCs [lo, hi) for their downstream credit
+// (phases/output_queue.cuh); 0 with iq, and with cioq, whose queued flits hold their credit.
+FLITSIM_HD int queued_for_credit(const SimView& s, int rep, int gp, int lo, int hi) {
+  if (!s.prm.router.ioq()) return 0;
+  int n = 0;
+  for (int v = lo; v < hi; ++v) n += s.oq_count[s.po(rep, gp, v)];
+  return n;
+}
+
+// Occupancy of output gp's VCs [lo, hi): flits sent into the next router's input buffers (or
+// on the wire toward them) whose credits have not come back, plus those waiting here in ioq
+// output queues for a credit.
+FLITSIM_HD int vc_occupancy(const SimView& s, int rep, int gp, int lo, int hi) {
+  return (hi - lo) * s.sz.B - free_credits(s, rep, gp, lo, hi) + queued_for_credit(s, rep, gp, lo, hi);
+}
+
+// Occupancy of output port gp over all V VCs: the congestion sensor of every adaptive
+// decision; 0 for ejection ports.
 FLITSIM_HD int port_occupancy(const SimView& s, int rep, int gp) {
   if (s.peer_port[gp] < 0) return 0;
-  return s.sz.V * s.sz.B - free_credits(s, rep, gp, 0, s.sz.V);
+  return vc_occupancy(s, rep, gp, 0, s.sz.V);
 }
 
 // Congestion of output gp as the incremental HyperX routings (and Clos-AD) sense it: the
@@ -170,20 +185,25 @@ FLITSIM_HD int port_congestion(const SimView& s, int rep, int gp) {
   return port_occupancy(s, rep, gp) + (s.sz.demand_P ? s.port_demand[s.pp(rep, gp)] : 0);
 }
 
-// The flits waiting here for output gp that the routings reading routing.congestion (UGAL-L, DimWAR,
-// OmniWAR, DAL) add to what they sense downstream: port_demand, or none with "downstream", the
-// credits in use alone (BookSim2's UGAL reads only GetUsedCredit; SuperSim's routers with
-// congestion_mode "downstream" count a flit once the crossbar moves it toward the output, so
-// neither sees the heads already routed to gp that wait in this router's input VCs).
-FLITSIM_HD int local_demand(const SimView& s, int rep, int gp) {
-  return s.sz.demand_P && !s.prm.routing.downstream_only ? s.port_demand[s.pp(rep, gp)] : 0;
+// The congestion of output gp's VCs [lo, hi) that the routings reading routing.congestion
+// (UGAL-L, DimWAR, OmniWAR, DAL) sense: "port", vc_occupancy plus the flits waiting here for gp
+// (port_demand, heads routed to gp in this router's input VCs); "downstream", the credits in
+// use alone (BookSim2's UGAL reads only GetUsedCredit; SuperSim's routers with congestion_mode
+// "downstream" count a flit once it is sent toward the next router, so neither sees the heads
+// routed to gp that wait in this router's input VCs); "output", the flits waiting in ioq output
+// queues; "output_and_downstream", both (SuperSim's modes of those names).
+FLITSIM_HD int sensed_congestion(const SimView& s, int rep, int gp, int lo, int hi) {
+  switch (s.prm.routing.congestion) {
+    case Congestion::Downstream: return (hi - lo) * s.sz.B - free_credits(s, rep, gp, lo, hi);
+    case Congestion::Output: return queued_for_credit(s, rep, gp, lo, hi);
+    case Congestion::OutputAndDownstream: return vc_occupancy(s, rep, gp, lo, hi);
+    default: return vc_occupancy(s, rep, gp, lo, hi) + (s.sz.demand_P ? s.port_demand[s.pp(rep, gp)] : 0);
+  }
 }
 
 // The congestion UGAL-L, and DimWAR, OmniWAR and DAL with port sensing, sense for output gp
-// (routing.congestion).
-FLITSIM_HD int ugal_port_queue(const SimView& s, int rep, int gp) {
-  return port_occupancy(s, rep, gp) + local_demand(s, rep, gp);
-}
+// (routing.congestion), over all its VCs.
+FLITSIM_HD int ugal_port_queue(const SimView& s, int rep, int gp) { return sensed_congestion(s, rep, gp, 0, s.sz.V); }
 
 // One of the n parallel ports base .. base+n−1 (trunked links to one neighbour): drawn at
 // random (oblivious), or the one with the most free credits in [lo, hi) (adaptive; ties go to
@@ -195,7 +215,8 @@ FLITSIM_HD int pick_parallel(const SimView& s, int rep, const PacketInfo& p, int
   if (s.prm.routing.selection != Selection::Adaptive || branching(p)) return base + start;  // enumeration: every port
   int best = base + start, best_credits = -1;
   for (int i = 0, k = start; i < n; ++i, k = next_mod(k, n)) {
-    const int c = free_credits(s, rep, base + k, lo + p.vc_base, hi + p.vc_base);
+    const int c = free_credits(s, rep, base + k, lo + p.vc_base, hi + p.vc_base) -
+                  queued_for_credit(s, rep, base + k, lo + p.vc_base, hi + p.vc_base);
     if (c > best_credits) best = base + k, best_credits = c;
   }
   return best;

@@ -64,10 +64,11 @@ void traffic_rules(const Params& router, const Params& traffic, EngineConfig& c)
     tr.packet_size_max = int32_t(ps[1]);
   }
   const int32_t largest = std::max({tr.packet_size, tr.packet_size_max, tr.reply_size});
-  if (c.model.vct && c.router.buffer < largest)  // a packet larger than a VC buffer could never start
-    router.fail("flow_control", "\"vct\" needs router.buffer (" + std::to_string(c.router.buffer) +
-                                    (router.has("buffer_bytes") ? " flits, from router.buffer_bytes" : "") +
-                                    ") >= the largest packet (" + std::to_string(largest) + " flits" +
+  std::string room;  // a packet larger than a VC buffer (or ioq output queue) could never start
+  if (c.model.vct && vct_packet_room(c, &room) < largest)
+    router.fail("flow_control", "\"vct\" needs " + room +
+                                    (router.has("buffer_bytes") ? " (flits, from router.buffer_bytes)" : "") +
+                                    " >= the largest packet (" + std::to_string(largest) + " flits" +
                                     (largest == tr.reply_size ? ", a reply of traffic.reply_size" : "") + ")");
 }
 

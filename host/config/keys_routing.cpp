@@ -55,10 +55,13 @@ const std::vector<KeySpec>& routing_keys() {
       refuse_unread(readers(int_key("routing", "offset", 0, kMaxFlits, FLITSIM_FIELD(routing.offset),
                       "non-minimal bias in flits (unset: 30 for cost booksim, 2 for booksim-flatfly, 4 for the "
                       "weighted HyperX routings, else 0)"))),
-      refuse_unread(readers(choice_key("routing", "congestion", {"port", "downstream"}, FLITSIM_FIELD(routing.congestion),
+      refuse_unread(readers(choice_key("routing", "congestion", {"port", "downstream", "output", "output_and_downstream"},
+                         FLITSIM_FIELD(routing.congestion),
                          "what UGAL-L, DimWAR, OmniWAR and DAL sense of an output: port (unset), its downstream credits "
-                         "in use plus the flits queued here for it; downstream, the credits in use only (BookSim2's "
-                         "UGAL, SuperSim's congestion_mode \"downstream\")"))),
+                         "in use, the flits in its ioq output queues and the flits queued here for it; downstream, the "
+                         "credits in use only (BookSim2's UGAL, SuperSim's congestion_mode \"downstream\"); output, "
+                         "the ioq output queues' flits only; output_and_downstream, both (SuperSim's modes of those "
+                         "names; router.architecture = \"ioq\")"))),
       refuse_unread(readers(bool_key("routing", "multi_deroute", FLITSIM_FIELD(routing_params.multi_deroute),
                                   "OmniWAR: back-to-back deroutes in one dimension allowed"))),
       refuse_unread(readers(choice_key("routing", "sensing", {"port", "class"}, FLITSIM_FIELD(routing_params.sensing),

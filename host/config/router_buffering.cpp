@@ -1,6 +1,9 @@
 #include "router_buffering.hpp"
 
+#include <algorithm>
+
 #include "host/config/config_keys.hpp"
+#include "host/config/engine_config.hpp"
 
 namespace flitsim {
 
@@ -39,16 +42,28 @@ void parse_router_buffering(const Params& router, const Params& traffic, EngineC
   // router.architecture and speedup are read into c.model with every key's own bounds (keys_router.cpp).
   c.router.buffer = int32_t(flits_or_bytes(router, traffic, "buffer", "buffer_bytes", c.router.buffer));
   const bool has_output = router.has("output_buffer") || router.has("output_buffer_bytes");
-  if (!c.model.cioq && c.model.speedup != 1)
-    router.fail("speedup", "needs router.architecture = \"cioq\" (an input-queued router moves at most one "
-                           "flit per output per cycle), got " + std::to_string(c.model.speedup));
-  if (!c.model.cioq && has_output)
+  if (!c.model.output_queued() && c.model.speedup != 1)
+    router.fail("speedup", "needs router.architecture = \"cioq\" or \"ioq\" (an input-queued router moves at "
+                           "most one flit per output per cycle), got " + std::to_string(c.model.speedup));
+  if (!c.model.output_queued() && has_output)
     router.fail(router.has("output_buffer") ? "output_buffer" : "output_buffer_bytes",
-                "needs router.architecture = \"cioq\" (an input-queued router has no output buffer)");
+                "needs router.architecture = \"cioq\" or \"ioq\" (an input-queued router has no output buffer)");
   // Default: an output queue as deep as one input VC buffer.
   c.router.output_buffer =
-      c.model.cioq ? int32_t(flits_or_bytes(router, traffic, "output_buffer", "output_buffer_bytes", c.router.buffer))
-                   : 0;
+      c.model.output_queued()
+          ? int32_t(flits_or_bytes(router, traffic, "output_buffer", "output_buffer_bytes", c.router.buffer))
+          : 0;
+}
+
+int32_t output_queues_per_port(const EngineConfig& c) {
+  return c.model.ioq() ? c.router.vcs : c.model.cioq() ? 1 : 0;
+}
+
+int32_t vct_packet_room(const EngineConfig& c, std::string* named) {
+  *named = "router.buffer (" + std::to_string(c.router.buffer) + ")";
+  if (!c.model.ioq()) return c.router.buffer;
+  *named += " and router.output_buffer (" + std::to_string(c.router.output_buffer) + ")";
+  return std::min(c.router.buffer, c.router.output_buffer);
 }
 
 }  // namespace flitsim

@@ -4,6 +4,7 @@
 
 #include "cuda/params.cuh"
 #include "host/config/config_keys.hpp"
+#include "host/config/router_buffering.hpp"
 
 namespace flitsim {
 
@@ -56,10 +57,11 @@ TrafficClassKeys read_class(const Params& table, size_t i, const EngineConfig& r
   if (!tr.sources.empty() && (tr.sources.size() != 2 || tr.sources[0] >= tr.sources[1]))
     fail_in_class(i, "sources", "must be [lo, hi] with lo < hi: the nodes lo .. hi-1 create the class's packets");
   const int32_t largest = std::max(tr.packet_size, tr.packet_size_max);
-  if (run.model.vct && run.router.buffer < largest)
+  std::string room;
+  if (run.model.vct && vct_packet_room(run, &room) < largest)
     fail_in_class(i, table.has("packet_sizes") ? "packet_sizes" : "packet_size",
-                  "router.flow_control = \"vct\" needs router.buffer (" + std::to_string(run.router.buffer) +
-                      ") >= the largest packet (" + std::to_string(largest) + " flits)");
+                  "router.flow_control = \"vct\" needs " + room + " >= the largest packet (" +
+                      std::to_string(largest) + " flits)");
   return out;
 }
 

@@ -2,6 +2,7 @@
 // model, sources: traffic_choice.cpp, routing_choice.cpp); the channel rings (ring_layout.cpp);
 // the shared topology tables; per-replica seeding.
 #include "host/config/engine_config.hpp"
+#include "host/config/router_buffering.hpp"
 #include "routing_choice.hpp"
 #include "traffic_choice.hpp"
 #include "host/init/ring_layout.hpp"
@@ -138,10 +139,10 @@ RoutingTables choose_routing_and_router(const Topology& t, const EngineConfig& c
     sz.demand_P = sz.P;
   if (prm.routing.snapshot_period > 0) sz.snap_P = sz.P;  // UGAL-G: the congestion snapshot (routing/snapshot.cuh)
   prm.router = cfg.model;  // the [router] options the phases read
-  sz.O = cfg.model.cioq ? cfg.router.output_buffer : 0;
-  if (int64_t(sz.P) * sz.O >= (int64_t(1) << 31))
-    throw ConfigError("router.output_buffer: ports x router.output_buffer = " + std::to_string(int64_t(sz.P) * sz.O) +
-                      " flit slots per replica; must stay below 2^31");
+  sz.O = cfg.router.output_buffer, sz.OQ = output_queues_per_port(cfg);  // router_buffering.hpp
+  if (int64_t(sz.P) * sz.OQ * sz.O >= (int64_t(1) << 31))
+    throw ConfigError("router.output_buffer: ports x output queues per port x router.output_buffer = " +
+                      std::to_string(int64_t(sz.P) * sz.OQ * sz.O) + " flit slots per replica; must stay below 2^31");
   if (t.max_radix() > kMaxRadix)
     throw ConfigError("topology.kind: this " + t.kind + " has routers of " + std::to_string(t.max_radix()) +
                       " ports; the engine's allocators handle at most " + std::to_string(kMaxRadix) +
@@ -212,8 +213,9 @@ double choose_sources(const EngineConfig& cfg, Sizes& sz, SimParams& prm) {
   if (wl) {  // every packet is measured: the window spans the whole run
     prm.workload.on = true;
     prm.workload.packet_size = wl->packet_size;
-    if (cfg.model.vct && wl->packet_size > cfg.router.buffer)
-      throw ConfigError("router.flow_control: \"vct\" needs router.buffer >= the workload's packet size (" +
+    std::string room;
+    if (cfg.model.vct && wl->packet_size > vct_packet_room(cfg, &room))
+      throw ConfigError("router.flow_control: \"vct\" needs " + room + " >= the workload's packet size (" +
                         std::to_string(wl->packet_size) + " flits)");
     prm.warmup = 0;
     prm.measure = int64_t(1) << 62;

@@ -158,6 +158,19 @@ void check_unread_keys(const Topology& t, const EngineConfig& cfg, const Routing
   }
 }
 
+// routing.congestion as the engine reads it. "output" and "output_and_downstream" sense the
+// per-VC output queues only router.architecture = "ioq" has.
+Congestion congestion_mode(const EngineConfig& cfg, const Params& where) {
+  const std::string& c = cfg.routing.congestion;
+  if ((c == "output" || c == "output_and_downstream") && !cfg.model.ioq())
+    where.fail("congestion", "\"" + c + "\" senses the output queues of router.architecture = \"ioq\" (per port "
+                             "and VC); this router has none (use \"port\" or \"downstream\")");
+  if (c == "downstream") return Congestion::Downstream;
+  if (c == "output") return Congestion::Output;
+  if (c == "output_and_downstream") return Congestion::OutputAndDownstream;
+  return Congestion::Port;
+}
+
 // The algorithms with a flag, as messages name them: "\"updown\"", "\"a\" and \"b\"".
 std::string with_flag(uint32_t flag) {
   std::vector<std::string> names;
@@ -205,7 +218,7 @@ void choose_routing(const Topology& t, const EngineConfig& cfg, const std::vecto
     where.fail("valiant", "\"node\" applies to algorithms \"valiant\" and \"ugal\", not \"" + alg + "\"");
   prm.routing.valiant_node = node;
   prm.routing.valiant_dims = cfg.routing.valiant == "differing-dims";
-  prm.routing.downstream_only = cfg.routing.congestion == "downstream";
+  prm.routing.congestion = congestion_mode(cfg, where);
   prm.routing.df_booksim_vcs = cfg.routing.vc_scheme == "booksim";
   // Selection: random per packet and hop unless adaptive; up*/down* defaults to D-mod-k.
   const std::string& sel = cfg.routing.selection;

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "cuda/flit.cuh"
+#include "host/config/router_buffering.hpp"
 #include "state_memory.hpp"
 
 namespace flitsim {
@@ -69,7 +70,7 @@ RunMemory run_memory(const Params& topo, const EngineConfig& cfg) {
   sz.R = int32_t(std::min(s.routers, kInt32)), sz.P = int32_t(s.ports), sz.N = int32_t(s.nodes);
   sz.V = cfg.router.vcs, sz.B = cfg.router.buffer;
   sz.bins = cfg.sim.latency_bins, sz.batches = cfg.sim.batches;
-  sz.O = cfg.model.cioq ? cfg.router.output_buffer : 0;
+  sz.O = cfg.router.output_buffer, sz.OQ = output_queues_per_port(cfg);  // router_buffering.hpp
   sz.fring_total = sz.cring_total = sz.P, sz.ering_total = sz.nicring_total = sz.N;
   // Packet slots as choose_sources() sizes them (initial_state.cpp).
   double S = double(cfg.sim.packet_slots);

@@ -8,31 +8,38 @@ namespace flitsim {
 
 namespace {
 
-// Flits in replica rep's cioq output queues, in total and per (output port, VC) into
-// `per_vc`; reports a queue holding more than router.output_buffer flits or an overflow.
+// Flits in replica rep's output queues (cioq, ioq), in total and per (output port, VC) into
+// `per_vc`; reports a queue holding more than router.output_buffer flits, a flit in the queue
+// of another VC (ioq) or an overflow.
 long long output_queue_flits(const HostState& h, int rep, std::vector<long long>& per_vc, std::ostream& err) {
   const Sizes& sz = h.sz;
   if (sz.O == 0) return 0;
   const long long overflow = h.rep_sums[(long long)rep * kRepSums + kOutputOverflows];
   if (overflow) err << "replica " << rep << ": " << overflow << " flits crossed the switch into a full output queue\n";
   long long total = 0;
-  for (int gp = 0; gp < sz.P; ++gp) {
-    const long long op = (long long)rep * sz.P + gp;
-    const int count = h.oq_count[op];
-    if (count < 0 || count > sz.O)
-      err << "replica " << rep << ": output queue of port " << gp << " holds " << count
-          << " flits, outside [0, router.output_buffer = " << sz.O << "]\n";
-    for (int k = 0; k < count && k < sz.O; ++k)
-      ++per_vc[size_t(gp) * sz.V + flit_vc(h.oq_buf[op * sz.O + (h.oq_head[op] + k) % sz.O])];
-    total += count;
-  }
+  for (int gp = 0; gp < sz.P; ++gp)
+    for (int k = 0; k < sz.OQ; ++k) {
+      const long long oq = ((long long)rep * sz.P + gp) * sz.OQ + k;
+      const int count = h.oq_count[oq];
+      if (count < 0 || count > sz.O)
+        err << "replica " << rep << ": output queue " << k << " of port " << gp << " holds " << count
+            << " flits, outside [0, router.output_buffer = " << sz.O << "]\n";
+      for (int i = 0; i < count && i < sz.O; ++i) {
+        const int v = flit_vc(h.oq_buf[oq * sz.O + (h.oq_head[oq] + i) % sz.O]);
+        if (h.prm.router.ioq() && v != k)
+          err << "replica " << rep << ": output queue " << k << " of port " << gp << " holds a flit of VC " << v << "\n";
+        ++per_vc[size_t(gp) * sz.V + v];
+      }
+      total += count;
+    }
   return total;
 }
 
-// cioq (output_queue.cuh): the output queues' occupancy and the credits inputs still owe, for
-// the deadlock report. In a deadlock the queues are normally empty (each queued flit already
-// owns its downstream credit, so the link always drains it): flits left there point at the
-// drain, not at the VC dependencies.
+// cioq and ioq (output_queue.cuh): the output queues' occupancy and the credits inputs still
+// owe, for the deadlock report. With cioq the queues are normally empty in a deadlock (each
+// queued flit already owns its downstream credit, so the link always drains it): flits left
+// there point at the drain, not at the VC dependencies. With ioq the flits there wait for
+// their VC's credit, part of the blocked chain.
 std::string describe_output_queues(const HostState& h, int rep, int limit) {
   const Sizes& sz = h.sz;
   std::ostringstream rows;
@@ -41,17 +48,24 @@ std::string describe_output_queues(const HostState& h, int rep, int limit) {
   for (int gp = 0; gp < sz.P; ++gp) {
     const long long op = (long long)rep * sz.P + gp;
     for (int v = 0; v < sz.V; ++v) owed += h.ivc_owed[op * sz.V + v];
-    const int count = h.oq_count[op];
-    if (count == 0) continue;
-    flits += count, ++queues;
-    if (queues > limit) continue;
-    const int r = h.port_router[gp];
-    rows << "  router " << r << " output port " << gp - h.port_offset[r] << ": " << count << " flits, front flit VC "
-         << flit_vc(h.oq_buf[op * sz.O + h.oq_head[op]]) << "\n";
+    for (int k = 0; k < sz.OQ; ++k) {
+      const long long oq = op * sz.OQ + k;
+      const int count = h.oq_count[oq];
+      if (count == 0) continue;
+      flits += count, ++queues;
+      if (queues > limit) continue;
+      const int r = h.port_router[gp], v = flit_vc(h.oq_buf[oq * sz.O + h.oq_head[oq]]);
+      rows << "  router " << r << " output port " << gp - h.port_offset[r] << ": " << count << " flits, front flit VC "
+           << v;
+      if (h.prm.router.ioq() && h.peer_port[gp] >= 0)
+        rows << " with " << h.ovc[op * sz.V + v].credits << " downstream credits";
+      rows << "\n";
+    }
   }
   std::ostringstream out;
   out << "output queues (router.output_buffer = " << sz.O << " flits each): " << flits << " flits in " << queues
-      << " of " << sz.P << " queues, " << owed << " credits owed upstream" << (queues ? ":\n" : "\n") << rows.str();
+      << " of " << (long long)sz.P * sz.OQ << " queues, " << owed << " credits owed upstream" << (queues ? ":\n" : "\n")
+      << rows.str();
   return out.str();
 }
 
@@ -79,7 +93,7 @@ std::string check_conservation(const HostState& h) {
       }
       for (int v = 0; v < sz.V; ++v) buffered += h.ivc_count[pv0 + (long long)gp * sz.V + v];
     }
-    // cioq output queues: flits per (output port, VC) they hold (output_queue.cuh).
+    // Output queues (cioq, ioq): flits per (output port, VC) they hold (output_queue.cuh).
     std::vector<long long> queued_vc(size_t(sz.P) * sz.V, 0);
     const long long queued = output_queue_flits(h, rep, queued_vc, err);
     for (int n = 0; n < sz.N; ++n) {
@@ -105,7 +119,8 @@ std::string check_conservation(const HostState& h) {
         long long total;
         if (peer >= 0) {
           total = h.ovc[pv0 + (long long)gp * sz.V + v].credits + credit_flight[size_t(gp) * sz.V + v] +
-                  queued_vc[size_t(gp) * sz.V + v] +  // output-queue flits spent their credit on entry
+                  // cioq's queued flits spent their credit on entry; ioq's spend it on leaving
+                  (h.prm.router.cioq() ? queued_vc[size_t(gp) * sz.V + v] : 0) +
                   in_flight[size_t(peer) * sz.V + v] + h.ivc_count[pv0 + (long long)peer * sz.V + v] +
                   owed(peer, v);  // credits the input still owes (speedup, output_queue.cuh)
         } else {  // the node interface feeds terminal port gp

@@ -59,17 +59,16 @@ def _engine_int(k: dict[str, Any]) -> Checker:
 
 
 def _output_queue_depth(k: dict[str, Any]) -> Checker:
-    """router.output_buffer(_bytes): one depth, of the one queue per output port that its VCs
-    share (cuda/phases/output_queue.cuh). A list (a depth per VC) is refused with the reason:
-    per-VC output queues are not modelled, and not needed for deadlock freedom (a queued flit
-    already owns its downstream credit, so no VC waits behind another)."""
+    """router.output_buffer(_bytes): one depth for every output queue: the one queue per port
+    that its VCs share (cioq), or each VC's own queue (ioq; cuda/phases/output_queue.cuh). A
+    list (a depth per VC) is refused with the reason: one depth applies to every queue."""
     depth = _engine_int(k)
 
     def check(name: str, v: Any) -> int:
         if isinstance(v, (list, tuple)):
-            raise ConfigError(f"{name}: one depth per output port, got a list {show(v)}: the VCs of a port "
-                              f"share its output queue (per-VC output queues are not modelled; "
-                              f"docs/configuration.md)")
+            raise ConfigError(f"{name}: one depth for every output queue, got a list {show(v)}: with "
+                              f"\"cioq\" a port's VCs share its one queue, with \"ioq\" each VC's queue "
+                              f"has this depth (docs/configuration.md)")
         return depth(name, v)
     return check
 

@@ -8,12 +8,14 @@ the VC ranges its deadlock-avoidance classes allow (docs/routing.md). Wormhole r
 these VC ranges is deadlock-free if the graph is acyclic; a cycle is a potential deadlock.
 router.architecture = "cioq" adds no node: a flit spends its downstream VC credit when it
 enters the output queue, so a queued flit never waits for a VC and the queue always drains
-(cuda/phases/output_queue.cuh); the graph and the verdict are those of "iq".
+(cuda/phases/output_queue.cuh); the graph and the verdict are those of "iq". Neither does
+"ioq": its queued flits wait for their credit, but each in its own VC's queue, which lengthens
+that VC's channel and joins no other VC to it.
 traffic.reply_size (request-reply) enumerates each message class from its own VC half: the
 graph holds both classes, which share no VC; the request -> reply dependency at a destination
 closes no cycle, as a node always consumes its replies (docs/traffic.md). A deadlock at run
 time (the watchdog's report, host/run/invariants.cpp describe_blocked) lists the blocked input VCs
-and, with "cioq", the output queues' occupancy and the credits still owed upstream.
+and, with "cioq" and "ioq", the output queues' occupancy and the credits still owed upstream.
 
     >>> from flitsim.deadlock import check_deadlock
     >>> check_deadlock({"topology": {"kind": "dragonfly", "p": 2, "a": 4, "h": 2},

@@ -79,13 +79,13 @@ def hx_valiant_zero_load(cfg: dict) -> int:
     """Zero-load latency (cycles) of Valiant's longest route on this HyperX, from the config:
     2N router-to-router hops (N dimensions, DOR-like phases of N hops each at most) through
     2N + 1 routers, the two terminal channels and the largest packet's serialisation. A
-    router takes router.latency cycles, one more with an output queue (cioq) and one more with
+    router takes router.latency cycles, one more with output queues (cioq, ioq) and one more with
     separate VC and switch allocation (docs/configuration.md [router])."""
     from ..config_keys import resolve
     r = resolve(cfg)
     router, ch, tr = r["router"], r["channels"], r["traffic"]
     hops = 2 * len(r["topology"]["widths"])
-    per_router = (router["latency"] + (router["architecture"] == "cioq") +
+    per_router = (router["latency"] + (router["architecture"] != "iq") +
                   (router["va_sa"] == "separate"))
     terminal = ch.get("terminal", ch["latency"])
     largest = max(tr.get("packet_sizes") or [tr["packet_size"]])
