@@ -74,8 +74,9 @@ def test_radix_above_32_identical_on_the_emulated_warp(routing):
     assert run_engine_script(script, order="warp:5") == natural
 
 
-# The router models the corpus leaves out (its routers are input-queued, round-robin): the
-# output queues' drain step (a gather over every port) and speedup passes, virtual cut-through,
+# The router models the corpus leaves out or runs once (its routers are mostly input-queued,
+# round-robin): the output queues' drain step (a gather over every port; cioq's FIFO and ioq's
+# per-VC queues) and speedup passes, virtual cut-through,
 # age arbitration, speculation and the wavefront and output-first allocators.
 ROUTER_MODELS = """
 import json, sys
@@ -84,6 +85,7 @@ import corpus, flitsim
 from conftest import small_dragonfly
 out = []
 for router in ({{"architecture": "cioq", "speedup": 2, "output_buffer": 6, "flow_control": "vct", "arbitration": "age"}},
+               {{"architecture": "ioq", "speedup": 2, "output_buffer": 4, "vc_allocator": "separable-output-first"}},
                {{"va_sa": "separate", "speculative": True, "sw_allocator": "wavefront",
                  "vc_allocator": "separable-output-first", "alloc_iterations": 2}}):
     cfg = small_dragonfly(router={{"vcs": 3, "buffer": 8, **router}}, routing={{"algorithm": "ugal"}},
