@@ -23,7 +23,8 @@ FLITSIM_HD int fitting_adaptive_vc(const SimView& s, int rep, const PacketInfo& 
   const int need = s.packets[p.slot].size;
   for (int i = 0, w = start; i < hi - lo; ++i, w = w + 1 == hi ? lo : w + 1) {
     const long long o = s.pv(rep, gp, w);
-    if (s.ovc[o].owner < 0 && s.ovc[o].credits >= need) return w;
+    // ioq: the flits already queued here for VC w hold none of its credits yet (route_choice.cuh)
+    if (s.ovc[o].owner < 0 && s.ovc[o].credits - queued_for_credit(s, rep, gp, w, w + 1) >= need) return w;
   }
   return -1;
 }

@@ -213,7 +213,7 @@ FLITSIM_HD int pick_parallel(const SimView& s, int rep, const PacketInfo& p, int
   if (n <= 1) return base;
   const int start = route_pick(s, rep, p, salt, n);
   if (s.prm.routing.selection != Selection::Adaptive || branching(p)) return base + start;  // enumeration: every port
-  int best = base + start, best_credits = -1;
+  int best = base + start, best_credits = INT32_MIN;  // ioq: credits less queued flits may be negative
   for (int i = 0, k = start; i < n; ++i, k = next_mod(k, n)) {
     const int c = free_credits(s, rep, base + k, lo + p.vc_base, hi + p.vc_base) -
                   queued_for_credit(s, rep, base + k, lo + p.vc_base, hi + p.vc_base);
