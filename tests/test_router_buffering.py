@@ -1,8 +1,9 @@
-"""Router buffering (issue 12): router.architecture = "cioq" with router.speedup and
-router.output_buffer (cuda/phases/output_queue.cuh), buffers in bytes, and the "hyperx-paper"
-preset, each against an exact behaviour; every run also passes the engine's end-of-run
-invariants (flit and credit conservation counting output queues and owed credits, output-queue
-occupancy <= router.output_buffer, no overflow), which fail the run otherwise."""
+"""Router buffering (issue 12): router.architecture = "cioq" (and "ioq" where the two share a
+test) with router.speedup and router.output_buffer (cuda/phases/output_queue.cuh), buffers in
+bytes, and the "hyperx-paper" preset, each against an exact behaviour; every run also passes
+the engine's end-of-run invariants (flit and credit conservation counting output queues and
+owed credits, output-queue occupancy <= router.output_buffer, no overflow), which fail the run
+otherwise."""
 import copy
 import importlib
 import json
@@ -97,13 +98,15 @@ def hotspot_cfg(router, drain_limit=100):
             "sim": {"warmup": 300, "measure": 600, "seed": 5, "drain_limit": drain_limit}}
 
 
-@pytest.mark.parametrize("speedup,output_buffer", [(2, 1), (3, 2), (4, 5)])
-def test_full_output_queues_never_overflow_and_conservation_holds_mid_flight(speedup, output_buffer):
-    # The run ends (drain limit) with flits in input VCs, output queues and channels and owed
-    # credits; the engine's invariants check, after every run, that output queues hold at most
-    # router.output_buffer flits, that no flit entered a full one, and that flits and credits
-    # (queued flits and owed credits included) are conserved; a violation fails the run.
-    r = flitsim.run(hotspot_cfg({**CIOQ, "speedup": speedup, "output_buffer": output_buffer}),
+@pytest.mark.parametrize("arch", ["cioq", "ioq"])
+@pytest.mark.parametrize("speedup,output_buffer", [(1, 1), (2, 1), (3, 2), (4, 5)])
+def test_full_output_queues_never_overflow_and_conservation_holds_mid_flight(arch, speedup, output_buffer):
+    # The run ends (drain limit) with flits in input VCs, output queues (with ioq, flits there
+    # waiting for credits) and channels and owed credits; the engine's invariants check, after
+    # every run, that output queues hold at most router.output_buffer flits (with ioq only their
+    # own VC's), that no flit entered a full one, and that flits and credits (queued flits and
+    # owed credits included) are conserved; a violation fails the run.
+    r = flitsim.run(hotspot_cfg({"architecture": arch, "speedup": speedup, "output_buffer": output_buffer}),
                     backend="cpu", threads=1)
     assert r.saturated
     # Node 0's ejection port delivers exactly one flit per cycle of the window.
@@ -124,13 +127,15 @@ def test_speedup_raises_saturation_throughput_of_an_input_queued_router():
     assert s2 > iq + 0.05
 
 
+@pytest.mark.parametrize("arch", ["cioq", "ioq"])
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_every_corpus_topology_and_routing_runs_with_cioq(name):
-    # The corpus covers every topology kind, routing and traffic mode; each runs with a
-    # cioq router (speedup 2, small output queues) and passes the end-of-run invariants.
+def test_every_corpus_topology_and_routing_runs_with_output_queues(name, arch):
+    # The corpus covers every topology kind, routing and traffic mode; each runs with a cioq
+    # and an ioq router (speedup 2, 3-flit queues per port or per VC) and passes the end-of-run
+    # invariants.
     cfg, loads = copy.deepcopy(CASES[name])
-    cfg["router"] = {**cfg["router"], **CIOQ, "speedup": 2, "output_buffer": 3}
-    if cfg["routing"].get("congestion", "").startswith("output"):  # senses ioq's queues: refused here
+    cfg["router"] = {**cfg["router"], "architecture": arch, "speedup": 2, "output_buffer": 3}
+    if arch == "cioq" and cfg["routing"].get("congestion", "").startswith("output"):  # senses ioq's queues
         del cfg["routing"]["congestion"]
     if loads is None:
         results = [flitsim.run(cfg, backend="cpu", threads=1)]
@@ -146,16 +151,23 @@ sys.path.insert(0, {here!r})
 import flitsim
 from conftest import small_dragonfly
 out = {{}}
-for name, keys in {options!r}.items():
-    r = flitsim.run(small_dragonfly(router={{"vcs": 3, **keys}}, traffic={{"load": 0.7, "packet_size": 3}}),
+for name, (router, routing) in {options!r}.items():
+    r = flitsim.run(small_dragonfly(router={{"vcs": 3, **router}}, routing=routing,
+                                    traffic={{"load": 0.7, "packet_size": 3}}),
                     backend="cpu", threads={threads})
     out[name] = [r.ejected_flits, r.latency_sum, r.hops_sum, r.packets_measured, r.network_latency_sum,
                  r.channel_flits.tolist()]
 print(json.dumps(out))
 """
-OPTIONS = {"cioq-1": {"architecture": "cioq", "output_buffer": 4},
-           "cioq-2": {"architecture": "cioq", "speedup": 2, "output_buffer": 2},
-           "cioq-3-age-vct": {"architecture": "cioq", "speedup": 3, "arbitration": "age", "flow_control": "vct"}}
+MIN = {"algorithm": "min"}
+OPTIONS = {"cioq-1": ({"architecture": "cioq", "output_buffer": 4}, MIN),
+           "cioq-2": ({"architecture": "cioq", "speedup": 2, "output_buffer": 2}, MIN),
+           "cioq-3-age-vct": ({"architecture": "cioq", "speedup": 3, "arbitration": "age", "flow_control": "vct"}, MIN),
+           "ioq-1": ({"architecture": "ioq", "output_buffer": 4}, MIN),
+           "ioq-2-ugal-output": ({"architecture": "ioq", "speedup": 2, "output_buffer": 2},
+                                 {"algorithm": "ugal", "congestion": "output"}),
+           "ioq-3-age-vct": ({"architecture": "ioq", "speedup": 3, "arbitration": "age", "flow_control": "vct",
+                              "output_buffer": 3}, {"algorithm": "ugal", "congestion": "output_and_downstream"})}
 
 
 def run_options(order=None, threads=1):
@@ -163,9 +175,9 @@ def run_options(order=None, threads=1):
     return run_engine_script(script, threads, order)
 
 
-def test_cioq_is_bit_identical_across_threads_and_step_orders():
+def test_output_queued_routers_are_bit_identical_across_threads_and_step_orders():
     base = run_options()
-    assert base["cioq-1"] != base["cioq-2"]  # the options change the result
+    assert base["cioq-1"] != base["cioq-2"] and base["ioq-1"] != base["ioq-2-ugal-output"]  # options matter
     assert run_options(threads=2) == base
     assert run_options(order="shuffled:1") == base
     assert run_options(order="reversed") == base
